@@ -1,0 +1,41 @@
+package org.coflowshuffle.core.model;
+
+import java.util.List;
+
+/**
+ * A shuffle: all flows between one map stage and its reducers. It is complete only when its last
+ * flow is (paper section I), so the scheduler treats it as one unit.
+ *
+ * @param id name of the coflow
+ * @param arrival seconds at which its map output is known and its flows may start
+ * @param reducers its reduce tasks
+ * @param flows its flows; each names one of {@code reducers} by index
+ */
+public record Coflow(String id, double arrival, List<Reducer> reducers, List<Flow> flows) {
+
+  public Coflow {
+    if (id == null || id.isEmpty()) {
+      throw new IllegalArgumentException("coflow id must be a non-empty string");
+    }
+    if (!(arrival >= 0) || Double.isInfinite(arrival)) {
+      throw new IllegalArgumentException("coflow " + id + ": arrival " + arrival);
+    }
+    reducers = List.copyOf(reducers);
+    flows = List.copyOf(flows);
+    for (Flow f : flows) {
+      if (f.reducer() >= reducers.size()) {
+        throw new IllegalArgumentException(
+            "coflow " + id + ": flow names reducer index " + f.reducer());
+      }
+    }
+  }
+
+  /** Total bytes of the coflow. */
+  public double totalBytes() {
+    double sum = 0;
+    for (Flow f : flows) {
+      sum += f.bytes();
+    }
+    return sum;
+  }
+}

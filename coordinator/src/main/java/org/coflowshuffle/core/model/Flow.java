@@ -1,0 +1,21 @@
+package org.coflowshuffle.core.model;
+
+/**
+ * One flow of a coflow: map output on host {@code src} that reducer {@code reducer} must fetch.
+ * A flow whose reducer lands on {@code src} is local and crosses no link.
+ *
+ * @param src index of the sending host
+ * @param reducer index of the reducer within its coflow's reducer list
+ * @param bytes volume, at least 0
+ */
+public record Flow(int src, int reducer, double bytes) {
+
+  public Flow {
+    if (src < 0 || reducer < 0) {
+      throw new IllegalArgumentException("flow src " + src + ", reducer " + reducer);
+    }
+    if (!(bytes >= 0) || Double.isInfinite(bytes)) {
+      throw new IllegalArgumentException("flow bytes " + bytes);
+    }
+  }
+}

@@ -1,0 +1,33 @@
+package org.coflowshuffle.core.policy;
+
+import org.coflowshuffle.core.model.Coflow;
+
+/**
+ * A coflow that has arrived and is not finished, as a policy sees it at one instant.
+ *
+ * @param index position of the coflow in the instance; stable across invocations, so policies may
+ *     key state on it
+ * @param coflow the coflow itself
+ * @param remaining bytes still to deliver, per flow (same order as {@code coflow.flows()})
+ * @param hostOf host of each reducer, or -1 where none is chosen yet
+ * @param pinned per reducer: true once one of its flows has started; its host can no longer change
+ *     (paper section III)
+ * @param waitingSince seconds since the coflow arrived
+ */
+public record ActiveCoflow(
+    int index,
+    Coflow coflow,
+    double[] remaining,
+    int[] hostOf,
+    boolean[] pinned,
+    double waitingSince) {
+
+  /** Bytes still to deliver over all flows. */
+  public double remainingBytes() {
+    double sum = 0;
+    for (double r : remaining) {
+      sum += r;
+    }
+    return sum;
+  }
+}

@@ -1,0 +1,16 @@
+package org.coflowshuffle.core.policy;
+
+import java.util.List;
+
+/**
+ * The answer of one policy invocation: an assignment per active coflow, in the order of {@link
+ * ClusterView#coflows()}, and the time at which the policy wants to be asked again even if no flow
+ * finishes or coflow arrives ({@link Double#POSITIVE_INFINITY} for never), e.g. when a waiting
+ * coflow crosses the starvation threshold.
+ */
+public record Decision(List<CoflowAssignment> assignments, double wakeUpAt) {
+
+  public Decision {
+    assignments = List.copyOf(assignments);
+  }
+}

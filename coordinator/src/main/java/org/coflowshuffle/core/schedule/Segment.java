@@ -1,0 +1,10 @@
+package org.coflowshuffle.core.schedule;
+
+/** A stretch of constant rate of one flow: {@code [start, end)} at {@code rate} bytes/s. */
+public record Segment(double start, double end, double rate) {
+
+  /** Bytes sent during the segment. */
+  public double bytes() {
+    return (end - start) * rate;
+  }
+}
