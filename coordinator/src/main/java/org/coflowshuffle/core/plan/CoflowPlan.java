@@ -1,0 +1,25 @@
+package org.coflowshuffle.core.plan;
+
+/**
+ * One coflow's placement with what it would put on each link and when it would finish, given the
+ * bandwidth left by the coflows served before it (Algorithm 1, line 5).
+ *
+ * @param demand the coflow
+ * @param hostOf host per reducer (pinned ones included); -1 for reducers left to a later wave
+ * @param finish estimated completion time, absolute seconds
+ * @param received bytes each host must receive over its incoming link (dense, per host)
+ * @param sent bytes each host must send over its outgoing link (dense, per host)
+ */
+public record CoflowPlan(
+    CoflowDemand demand, int[] hostOf, double finish, double[] received, double[] sent) {
+
+  /** True when every reducer has a host. */
+  public boolean complete() {
+    for (int h : hostOf) {
+      if (h < 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+}

@@ -1,0 +1,56 @@
+package org.coflowshuffle.core.plan;
+
+import java.util.Arrays;
+
+/**
+ * List scheduling, largest reducer first, each onto the host where it would finish earliest given
+ * the bandwidth left over time and what this coflow already sends there, counting the bytes it
+ * would find locally. The classic LPT rule for related machines; RPC keeps it as a candidate beside
+ * Algorithm 2 because it knows locality, and NEAT uses it with the coflows already queued.
+ */
+public final class GreedyPlacement implements PlacementMethod {
+
+  @Override
+  public void place(
+      CoflowDemand d,
+      int[] reducers,
+      boolean[] eligible,
+      double[] loads,
+      NetworkProfile net,
+      int[] hostOf) {
+    double[] load = Arrays.copyOf(loads, loads.length);
+    for (int n : bySizeDescending(d, reducers)) {
+      int best = -1;
+      double bestFinish = Double.POSITIVE_INFINITY;
+      double bestRate = -1;
+      for (int j = 0; j < eligible.length; j++) {
+        if (!eligible[j]) {
+          continue;
+        }
+        double bytes = load[j] + d.networkBytes(n, j);
+        double finish = net.in(j).timeToCarry(bytes);
+        double rate = net.in(j).finalRate();
+        if (finish < bestFinish || (finish == bestFinish && rate > bestRate) || best < 0) {
+          best = j;
+          bestFinish = finish;
+          bestRate = rate;
+        }
+      }
+      hostOf[n] = best;
+      load[best] += d.networkBytes(n, best);
+    }
+  }
+
+  static int[] bySizeDescending(CoflowDemand d, int[] reducers) {
+    Integer[] boxed = new Integer[reducers.length];
+    for (int i = 0; i < reducers.length; i++) {
+      boxed[i] = reducers[i];
+    }
+    Arrays.sort(boxed, (a, b) -> Double.compare(d.work(b), d.work(a)));
+    int[] out = new int[boxed.length];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = boxed[i];
+    }
+    return out;
+  }
+}

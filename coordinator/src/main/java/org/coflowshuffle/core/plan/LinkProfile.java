@@ -1,0 +1,159 @@
+package org.coflowshuffle.core.plan;
+
+import java.util.Arrays;
+
+/**
+ * The bandwidth of one link still free for a coflow over time, from "now" on: a step function
+ * that starts at the link's free rate and changes at break points. Algorithm 1 hands bandwidth to
+ * coflows one at a time (line 15, "update B"); a profile is that B, with the times at which the
+ * coflows already served release it, so that a later coflow can plan on bandwidth that frees up
+ * (section IV-C's two extreme cases are its two ends).
+ *
+ * <p>Mutable, confined to one policy invocation.
+ */
+public final class LinkProfile {
+
+  private double[] times; // times[0] = now; segment i spans [times[i], times[i+1]) or to infinity
+  private double[] rates;
+  private int size;
+
+  /** A link whose whole {@code rate} is free from {@code now} on. */
+  public LinkProfile(double now, double rate) {
+    times = new double[] {now, 0, 0, 0};
+    rates = new double[] {rate, 0, 0, 0};
+    size = 1;
+  }
+
+  /** Free rate at the start of the profile ("now"). */
+  public double rateNow() {
+    return rates[0];
+  }
+
+  /** Free rate from the last break point on. */
+  public double finalRate() {
+    return rates[size - 1];
+  }
+
+  /** Bytes the link can carry from now until {@code t}. */
+  public double bytesBy(double t) {
+    double sum = 0;
+    for (int i = 0; i < size && times[i] < t; i++) {
+      double end = i + 1 < size ? Math.min(times[i + 1], t) : t;
+      sum += rates[i] * (end - times[i]);
+    }
+    return sum;
+  }
+
+  /** Earliest time by which the link can carry {@code bytes}; infinity if it never can. */
+  public double timeToCarry(double bytes) {
+    if (bytes <= 0) {
+      return times[0];
+    }
+    double left = bytes;
+    for (int i = 0; i < size; i++) {
+      boolean last = i + 1 == size;
+      double span = last ? Double.POSITIVE_INFINITY : times[i + 1] - times[i];
+      double cap = rates[i] * span;
+      if (cap >= left) {
+        return rates[i] > 0 ? times[i] + left / rates[i] : times[i];
+      }
+      left -= cap;
+    }
+    return Double.POSITIVE_INFINITY;
+  }
+
+  /**
+   * Takes all free bandwidth from now until {@code bytes} have been carried, the way a coflow that
+   * sends as fast as the link allows uses it. Returns the time it is done (infinity if never).
+   */
+  public double consume(double bytes) {
+    double done = timeToCarry(bytes);
+    if (bytes <= 0) {
+      return done;
+    }
+    if (done == Double.POSITIVE_INFINITY) {
+      Arrays.fill(rates, 0, size, 0.0);
+      return done;
+    }
+    // Segments wholly before `done` become 0; the one containing `done` is split.
+    int i = 0;
+    while (i + 1 < size && times[i + 1] <= done) {
+      i++;
+    }
+    double rateAfter = rates[i];
+    // Keep [times[0], done) at 0 and the rest unchanged.
+    int keepFrom = i + 1;
+    int newSize = 2 + (size - keepFrom);
+    double[] nt = new double[Math.max(4, newSize)];
+    double[] nr = new double[nt.length];
+    nt[0] = times[0];
+    nr[0] = 0;
+    nt[1] = done;
+    nr[1] = rateAfter;
+    System.arraycopy(times, keepFrom, nt, 2, size - keepFrom);
+    System.arraycopy(rates, keepFrom, nr, 2, size - keepFrom);
+    times = nt;
+    rates = nr;
+    size = newSize;
+    if (done == nt[0]) { // nothing consumed at all: drop the empty first segment
+      System.arraycopy(times, 1, times, 0, size - 1);
+      System.arraycopy(rates, 1, rates, 0, size - 1);
+      size--;
+    }
+    return done;
+  }
+
+  /**
+   * Takes {@code rate} (capped to what is free) during {@code [from, to)}: for a flow that holds a
+   * fixed rate, as a coflow that waits for its turn does.
+   */
+  public void reserve(double from, double to, double rate) {
+    if (!(to > from) || rate <= 0) {
+      return;
+    }
+    split(from);
+    split(to);
+    for (int i = 0; i < size; i++) {
+      double end = i + 1 < size ? times[i + 1] : Double.POSITIVE_INFINITY;
+      if (times[i] >= from && end <= to) {
+        rates[i] = Math.max(0, rates[i] - rate);
+      }
+    }
+  }
+
+  private void split(double t) {
+    if (t <= times[0] || t == Double.POSITIVE_INFINITY) {
+      return;
+    }
+    int i = 0;
+    while (i + 1 < size && times[i + 1] <= t) {
+      i++;
+    }
+    if (times[i] == t) {
+      return;
+    }
+    if (size == times.length) {
+      times = Arrays.copyOf(times, size * 2);
+      rates = Arrays.copyOf(rates, size * 2);
+    }
+    System.arraycopy(times, i + 1, times, i + 2, size - i - 1);
+    System.arraycopy(rates, i + 1, rates, i + 2, size - i - 1);
+    times[i + 1] = t;
+    rates[i + 1] = rates[i];
+    size++;
+  }
+
+  /** Takes {@code rate} of the bandwidth free now, for the rest of this invocation only. */
+  public void takeNow(double rate) {
+    rates[0] = Math.max(0, rates[0] - rate);
+  }
+
+  /** A copy that can be changed independently. */
+  public LinkProfile copy() {
+    LinkProfile p = new LinkProfile(times[0], rates[0]);
+    p.times = Arrays.copyOf(times, times.length);
+    p.rates = Arrays.copyOf(rates, rates.length);
+    p.size = size;
+    return p;
+  }
+}

@@ -1,0 +1,24 @@
+package org.coflowshuffle.core.plan;
+
+/**
+ * Turns the plan of the coflow chosen by Algorithm 1 into flow rates for now, and takes the
+ * bandwidth it uses out of B (line 15).
+ */
+public interface RateRule {
+
+  /**
+   * @return bytes/s per flow of the coflow (0 for flows that wait, are local or have an unplaced
+   *     reducer); never more than {@code net} has free now on either end
+   */
+  double[] commit(CoflowPlan plan, NetworkProfile net);
+
+  /** Takes a slot for every reducer the plan places anew. */
+  static void takeSlots(CoflowPlan plan, NetworkProfile net) {
+    CoflowDemand d = plan.demand();
+    for (int n = 0; n < plan.hostOf().length; n++) {
+      if (plan.hostOf()[n] >= 0 && d.pinnedHost(n) < 0) {
+        net.takeSlot(plan.hostOf()[n]);
+      }
+    }
+  }
+}

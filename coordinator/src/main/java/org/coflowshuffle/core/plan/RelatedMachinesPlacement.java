@@ -1,0 +1,132 @@
+package org.coflowshuffle.core.plan;
+
+import java.util.Arrays;
+
+/**
+ * Problem (6) and Algorithm 2 without an LP solver, for the case the paper actually poses: e_nj =
+ * w_n / b_j makes (4) a related-machines problem, where reducer n may use host j in (6) exactly
+ * when w_n <= b_j * alpha. Those eligible sets are nested (prefixes of the hosts sorted by
+ * bandwidth), so a fractional placement for a deadline exists iff pouring the reducers, largest
+ * first, into the hosts, fastest first, never puts a piece on a host it may not use. The least
+ * deadline is found by bisection; the same test works for any {@link HostCapacity}, including
+ * bandwidth that frees up over time.
+ *
+ * <p>The poured solution is a caterpillar: each host holds pieces of consecutive reducers, and
+ * only the first reducer on a host may continue from the previous host. Algorithm 2 on it places a
+ * split reducer on the child host (any of its hosts but the one shared with the previous reducer)
+ * holding its largest piece, so every host gets at most one split reducer, whose work is at most
+ * the host's capacity: the 2-approximation of Theorem 4.
+ */
+public final class RelatedMachinesPlacement {
+
+  private static final int BISECTION_STEPS = 100;
+  private static final double RELATIVE_GAP = 1e-12;
+
+  private RelatedMachinesPlacement() {}
+
+  /** Outcome: the least fractional deadline and the rounded placement. */
+  public record Result(double alpha, int[] hostOf) {}
+
+  /**
+   * @param work w_n of each reducer to place
+   * @param eligible per host: may take one more reducer
+   * @param upperBound a deadline known to be feasible for a fractional placement (e.g. the
+   *     makespan of any integral placement)
+   */
+  public static Result solve(
+      double[] work, HostCapacity capacity, boolean[] eligible, double upperBound) {
+    int n = work.length;
+    Integer[] order = new Integer[n];
+    for (int i = 0; i < n; i++) {
+      order[i] = i;
+    }
+    Arrays.sort(order, (a, b) -> Double.compare(work[b], work[a]));
+    double lo = 0;
+    double hi = upperBound;
+    if (!pour(work, order, capacity, eligible, hi, null)) {
+      throw new IllegalArgumentException("upper bound " + hi + " is not feasible");
+    }
+    for (int step = 0; step < BISECTION_STEPS && hi - lo > RELATIVE_GAP * hi; step++) {
+      double mid = 0.5 * (lo + hi);
+      if (pour(work, order, capacity, eligible, mid, null)) {
+        hi = mid;
+      } else {
+        lo = mid;
+      }
+    }
+    int[] hostOf = new int[n];
+    pour(work, order, capacity, eligible, hi, hostOf);
+    return new Result(hi, hostOf);
+  }
+
+  /**
+   * Tests whether a fractional placement meets {@code deadline}; when {@code hostOf} is given,
+   * also rounds the poured solution into it (Algorithm 2 on a caterpillar).
+   */
+  private static boolean pour(
+      double[] work,
+      Integer[] order,
+      HostCapacity capacity,
+      boolean[] eligible,
+      double deadline,
+      int[] hostOf) {
+    int m = capacity.hosts();
+    int usable = 0;
+    double[] reach = new double[m]; // bytes host j can take by the deadline, alone
+    Integer[] hosts = new Integer[m];
+    for (int j = 0; j < m; j++) {
+      if (eligible[j]) {
+        reach[j] = capacity.bytesBy(j, deadline);
+        hosts[usable++] = j;
+      }
+    }
+    if (usable == 0) {
+      return work.length == 0;
+    }
+    Integer[] sorted = Arrays.copyOf(hosts, usable);
+    Arrays.sort(sorted, (a, b) -> Double.compare(reach[b], reach[a]));
+    int p = 0; // current host in pouring order
+    double room = Math.max(0, reach[sorted[0]] - capacity.pinnedBytes(sorted[0]));
+    boolean shared = false; // current host already holds a piece of an earlier reducer
+    for (Integer r : order) {
+      double need = work[r];
+      int bestHost = -1;
+      double bestPiece = -1;
+      boolean first = true;
+      while (true) {
+        int j = sorted[p];
+        if (need > reach[j] * (1 + 1e-12) + 1e-9) {
+          return false; // (6): e_nj > alpha on this host and all later ones
+        }
+        double piece = Math.min(need, room);
+        boolean child = !(first && shared); // the shared host is this reducer's parent
+        if (piece > 0 || need == 0) {
+          if (child && piece > bestPiece) {
+            bestPiece = piece;
+            bestHost = j;
+          }
+          if (bestHost < 0 && !child && need - piece <= 1e-9 * Math.max(1, need)) {
+            bestHost = j; // wholly on the shared host: not split after all
+          }
+        }
+        need -= piece;
+        room -= piece;
+        if (need <= 1e-9 * Math.max(1, work[r])) {
+          shared = true;
+          break;
+        }
+        if (++p == usable) {
+          return false;
+        }
+        int next = sorted[p];
+        room = Math.max(0, reach[next] - capacity.pinnedBytes(next));
+        shared = false;
+        first = false;
+      }
+      if (hostOf != null) {
+        hostOf[r] = bestHost >= 0 ? bestHost : sorted[p];
+      }
+    }
+    return true;
+  }
+}

@@ -1,0 +1,105 @@
+package org.coflowshuffle.core.plan;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Applies the practical rules of section IV-D around a {@link PlacementMethod}: pinned reducers
+ * stay where they run and count as load; a host whose reducer slots fill up keeps the largest
+ * reducers placed on it and is closed to the rest, which are placed again; reducers for which no
+ * slot is left wait for a later wave (host -1).
+ */
+public final class SlotAwarePlacer {
+
+  private SlotAwarePlacer() {}
+
+  /** Places every unpinned reducer of {@code d} that a slot allows, by {@code method}. */
+  public static int[] place(CoflowDemand d, NetworkProfile net, PlacementMethod method) {
+    int m = net.hostCount();
+    int[] hostOf = new int[d.reducers()];
+    double[] loads = new double[m];
+    List<Integer> open = new ArrayList<>();
+    for (int n = 0; n < hostOf.length; n++) {
+      hostOf[n] = d.pinnedHost(n);
+      if (hostOf[n] >= 0) {
+        loads[hostOf[n]] += d.networkBytes(n, hostOf[n]);
+      } else {
+        open.add(n);
+      }
+    }
+    int[] slots = new int[m];
+    for (int j = 0; j < m; j++) {
+      slots[j] = net.freeSlots(j);
+    }
+    while (!open.isEmpty()) {
+      boolean[] eligible = new boolean[m];
+      boolean any = false;
+      for (int j = 0; j < m; j++) {
+        eligible[j] = slots[j] > 0 && net.hosts().get(j).canHostReducers();
+        any |= eligible[j];
+      }
+      if (!any) {
+        break; // multi-wave: the rest waits for slots to free up
+      }
+      int[] batch = open.stream().mapToInt(Integer::intValue).toArray();
+      int[] proposal = new int[hostOf.length];
+      Arrays.fill(proposal, -1);
+      method.place(d, batch, eligible, loads, net, proposal);
+      open.clear();
+      int[] taken = new int[m];
+      for (int n : GreedyPlacement.bySizeDescending(d, batch)) {
+        int j = proposal[n];
+        if (j < 0 || !eligible[j]) {
+          throw new IllegalStateException("placement method left reducer " + n + " on host " + j);
+        }
+        if (taken[j] < slots[j]) {
+          taken[j]++;
+          hostOf[n] = j;
+          loads[j] += d.networkBytes(n, j);
+        } else {
+          open.add(n); // host j is full: place again without it
+        }
+      }
+      for (int j = 0; j < m; j++) {
+        slots[j] -= taken[j];
+      }
+    }
+    return hostOf;
+  }
+
+  /**
+   * Section IV-D, local reducer: a reducer goes to the host holding most of its input when that
+   * host may run it; the others are placed by {@code rest}.
+   */
+  public static PlacementMethod localFirst(PlacementMethod rest) {
+    return (d, reducers, eligible, loads, net, hostOf) -> {
+      List<Integer> others = new ArrayList<>();
+      double[] load = loads.clone();
+      for (int n : reducers) {
+        int h = d.largestSource(n);
+        if (h >= 0 && eligible[h]) {
+          hostOf[n] = h;
+          load[h] += d.networkBytes(n, h);
+        } else {
+          others.add(n);
+        }
+      }
+      if (!others.isEmpty()) {
+        rest.place(
+            d, others.stream().mapToInt(Integer::intValue).toArray(), eligible, load, net, hostOf);
+      }
+    };
+  }
+
+  /** True when some reducer of {@code d} has input on a host that may run reducers. */
+  public static boolean hasLocalChoice(CoflowDemand d, NetworkProfile net) {
+    for (int n = 0; n < d.reducers(); n++) {
+      int h = d.largestSource(n);
+      if (d.pinnedHost(n) < 0 && h >= 0 && net.freeSlots(h) > 0) {
+        return true;
+      }
+    }
+    return false;
+  }
+}

@@ -1,0 +1,26 @@
+package org.coflowshuffle.core.policy;
+
+/**
+ * Knobs shared by the schemes.
+ *
+ * @param seed seeds every random choice (the random placement of the baselines), so runs repeat
+ * @param starvationThreshold the paper's delta (Algorithm 1, lines 6-9), seconds: a coflow that has
+ *     waited longer is served next whatever its size
+ * @param workConserving hand bandwidth that the plan leaves idle to waiting flows (paper Fig. 8);
+ *     off by default for RPC, as the paper argues (section III)
+ */
+public record SchemeOptions(long seed, double starvationThreshold, boolean workConserving) {
+
+  /** Default starvation threshold, seconds. */
+  public static final double DEFAULT_STARVATION_THRESHOLD = 60.0;
+
+  public SchemeOptions {
+    if (!(starvationThreshold > 0)) {
+      throw new IllegalArgumentException("starvation threshold must be > 0 s: " + starvationThreshold);
+    }
+  }
+
+  public static SchemeOptions defaults() {
+    return new SchemeOptions(1L, DEFAULT_STARVATION_THRESHOLD, false);
+  }
+}

@@ -1,0 +1,323 @@
+package org.coflowshuffle.core.schedule;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import org.coflowshuffle.core.model.Coflow;
+import org.coflowshuffle.core.model.Flow;
+import org.coflowshuffle.core.model.Host;
+import org.coflowshuffle.core.model.Instance;
+import org.coflowshuffle.core.policy.ActiveCoflow;
+import org.coflowshuffle.core.policy.ClusterView;
+import org.coflowshuffle.core.policy.CoflowAssignment;
+import org.coflowshuffle.core.policy.Decision;
+import org.coflowshuffle.core.policy.SchedulingPolicy;
+
+/**
+ * Runs a policy on an instance exactly, event by event: rates are constant between events (a
+ * coflow arrives, a flow finishes, the policy asked to be woken), so the schedule is exact, with no
+ * time step. Checks every decision against the cluster's capacities and slots and fails loudly on
+ * a policy that breaks them, so a scheme cannot report a CCT it could not achieve.
+ */
+public final class ScheduleRunner {
+
+  private static final double RATE_SLACK = 1e-9;
+
+  private final Instance instance;
+  private final SchedulingPolicy policy;
+  private final List<Host> hosts;
+  private final State[] states;
+
+  private ScheduleRunner(Instance instance, SchedulingPolicy policy) {
+    this.instance = instance;
+    this.policy = policy;
+    this.hosts = instance.hosts();
+    this.states = new State[instance.coflows().size()];
+  }
+
+  /** Runs {@code policy} on {@code instance} until every coflow is complete. */
+  public static Schedule run(Instance instance, SchedulingPolicy policy) {
+    return new ScheduleRunner(instance, policy).run();
+  }
+
+  /** Mutable progress of one coflow. */
+  private static final class State {
+    final int index;
+    final Coflow coflow;
+    final double[] remaining;
+    final int[] hostOf;
+    final boolean[] pinned;
+    final List<List<Segment>> segments;
+    double[] rates;
+    double finish = Double.NaN;
+
+    State(int index, Coflow coflow) {
+      this.index = index;
+      this.coflow = coflow;
+      int k = coflow.flows().size();
+      remaining = new double[k];
+      for (int i = 0; i < k; i++) {
+        remaining[i] = coflow.flows().get(i).bytes();
+      }
+      int n = coflow.reducers().size();
+      hostOf = new int[n];
+      pinned = new boolean[n];
+      for (int r = 0; r < n; r++) {
+        hostOf[r] = coflow.reducers().get(r).pinnedHost();
+        pinned[r] = hostOf[r] >= 0;
+      }
+      segments = new ArrayList<>(k);
+      for (int i = 0; i < k; i++) {
+        segments.add(new ArrayList<>());
+      }
+      rates = new double[k];
+    }
+
+    boolean done() {
+      return !Double.isNaN(finish);
+    }
+  }
+
+  private Schedule run() {
+    Integer[] order = new Integer[states.length];
+    for (int i = 0; i < order.length; i++) {
+      order[i] = i;
+    }
+    Arrays.sort(
+        order, Comparator.comparingDouble((Integer i) -> instance.coflows().get(i).arrival()));
+    List<State> active = new ArrayList<>();
+    int next = 0;
+    double now = order.length > 0 ? instance.coflows().get(order[0]).arrival() : 0;
+    while (next < order.length || !active.isEmpty()) {
+      while (next < order.length && instance.coflows().get(order[next]).arrival() <= now) {
+        int i = order[next++];
+        states[i] = new State(i, instance.coflows().get(i));
+        active.add(states[i]);
+      }
+      if (active.isEmpty()) {
+        now = instance.coflows().get(order[next]).arrival();
+        continue;
+      }
+      Decision decision = policy.decide(view(now, active));
+      double wakeUp = apply(decision, active, now);
+      finishIdle(active, now);
+      double nextArrival =
+          next < order.length ? instance.coflows().get(order[next]).arrival() : Double.POSITIVE_INFINITY;
+      double until = Math.min(nextArrival, wakeUp > now ? wakeUp : Double.POSITIVE_INFINITY);
+      for (State s : active) {
+        for (int k = 0; k < s.rates.length; k++) {
+          if (s.rates[k] > 0) {
+            until = Math.min(until, now + s.remaining[k] / s.rates[k]);
+          }
+        }
+      }
+      if (until == Double.POSITIVE_INFINITY) {
+        finishIdle(active, now);
+        if (!active.isEmpty()) {
+          throw new IllegalStateException(
+              "scheme "
+                  + policy.name()
+                  + " stalled at t="
+                  + now
+                  + " s: "
+                  + active.size()
+                  + " coflows left and no flow has a rate");
+        }
+        continue;
+      }
+      advance(active, now, until);
+      now = until;
+      finishIdle(active, now);
+    }
+    return result();
+  }
+
+  private ClusterView view(double now, List<State> active) {
+    List<ActiveCoflow> coflows = new ArrayList<>(active.size());
+    int[] slotsInUse = new int[hosts.size()];
+    for (State s : active) {
+      coflows.add(
+          new ActiveCoflow(
+              s.index,
+              s.coflow,
+              s.remaining.clone(),
+              s.hostOf.clone(),
+              s.pinned.clone(),
+              now - s.coflow.arrival()));
+      boolean[] busy = busyReducers(s);
+      for (int r = 0; r < busy.length; r++) {
+        if (busy[r]) {
+          slotsInUse[s.hostOf[r]]++;
+        }
+      }
+    }
+    return new ClusterView(now, hosts, coflows, slotsInUse);
+  }
+
+  /** Pinned reducers that still have bytes to fetch: they hold a slot. */
+  private static boolean[] busyReducers(State s) {
+    boolean[] busy = new boolean[s.hostOf.length];
+    List<Flow> flows = s.coflow.flows();
+    for (int k = 0; k < flows.size(); k++) {
+      int r = flows.get(k).reducer();
+      if (s.pinned[r] && s.remaining[k] > 0) {
+        busy[r] = true;
+      }
+    }
+    return busy;
+  }
+
+  /** Checks and applies a decision; returns the policy's wake-up time. */
+  private double apply(Decision d, List<State> active, double now) {
+    if (d.assignments().size() != active.size()) {
+      throw violation(now, "returned " + d.assignments().size() + " assignments for " + active.size() + " coflows");
+    }
+    double[] in = new double[hosts.size()];
+    double[] out = new double[hosts.size()];
+    for (int i = 0; i < active.size(); i++) {
+      State s = active.get(i);
+      CoflowAssignment a = d.assignments().get(i);
+      if (a.hostOf().length != s.hostOf.length || a.rates().length != s.remaining.length) {
+        throw violation(now, "assignment of coflow " + s.coflow.id() + " has the wrong shape");
+      }
+      for (int r = 0; r < s.hostOf.length; r++) {
+        int h = a.hostOf()[r];
+        if (s.pinned[r]) {
+          if (h != s.hostOf[r]) {
+            throw violation(now, "moved pinned reducer " + s.coflow.reducers().get(r).id());
+          }
+        } else if (h >= 0) {
+          if (h >= hosts.size() || !hosts.get(h).canHostReducers()) {
+            throw violation(now, "placed reducer " + s.coflow.reducers().get(r).id() + " on host " + h);
+          }
+          s.hostOf[r] = h;
+        } else {
+          s.hostOf[r] = -1;
+        }
+      }
+      List<Flow> flows = s.coflow.flows();
+      for (int k = 0; k < flows.size(); k++) {
+        double rate = a.rates()[k];
+        Flow f = flows.get(k);
+        int h = s.hostOf[f.reducer()];
+        if (!(rate >= 0) || Double.isInfinite(rate)) {
+          throw violation(now, "gave flow " + k + " of " + s.coflow.id() + " rate " + rate);
+        }
+        if (rate > 0 && (h < 0 || h == f.src() || s.remaining[k] <= 0)) {
+          rate = 0; // nothing to send over the network: the rate is moot
+        }
+        s.rates[k] = rate;
+        if (rate > 0) {
+          s.pinned[f.reducer()] = true;
+          in[h] += rate;
+          out[f.src()] += rate;
+        }
+      }
+      pinReducersWithNothingToFetch(s);
+    }
+    for (int j = 0; j < hosts.size(); j++) {
+      Host h = hosts.get(j);
+      if (in[j] > h.inBytesPerSec() * (1 + RATE_SLACK) + 1e-6
+          || out[j] > h.outBytesPerSec() * (1 + RATE_SLACK) + 1e-6) {
+        throw violation(now, "exceeded the bandwidth of host " + h.id() + " (in " + in[j] + ", out " + out[j] + ")");
+      }
+    }
+    int[] used = new int[hosts.size()];
+    for (State s : active) {
+      boolean[] busy = busyReducers(s);
+      for (int r = 0; r < busy.length; r++) {
+        if (busy[r] && ++used[s.hostOf[r]] > hosts.get(s.hostOf[r]).reducerSlots()) {
+          throw violation(now, "exceeded the reducer slots of host " + hosts.get(s.hostOf[r]).id());
+        }
+      }
+    }
+    return d.wakeUpAt();
+  }
+
+  /**
+   * A placed reducer whose remaining input is all on its own host needs no bandwidth: it starts at
+   * once and its local flows are done.
+   */
+  private static void pinReducersWithNothingToFetch(State s) {
+    List<Flow> flows = s.coflow.flows();
+    boolean[] fetches = new boolean[s.hostOf.length];
+    for (int k = 0; k < flows.size(); k++) {
+      Flow f = flows.get(k);
+      if (s.remaining[k] > 0 && s.hostOf[f.reducer()] != f.src()) {
+        fetches[f.reducer()] = true;
+      }
+    }
+    for (int r = 0; r < fetches.length; r++) {
+      if (s.hostOf[r] >= 0 && !fetches[r]) {
+        s.pinned[r] = true;
+      }
+    }
+    for (int k = 0; k < flows.size(); k++) {
+      Flow f = flows.get(k);
+      if (s.pinned[f.reducer()] && s.hostOf[f.reducer()] == f.src()) {
+        s.remaining[k] = 0; // local: crosses no link
+      }
+    }
+  }
+
+  private void advance(List<State> active, double now, double until) {
+    double dt = until - now;
+    for (State s : active) {
+      for (int k = 0; k < s.rates.length; k++) {
+        double rate = s.rates[k];
+        if (rate <= 0) {
+          continue;
+        }
+        List<Segment> segs = s.segments.get(k);
+        Segment last = segs.isEmpty() ? null : segs.get(segs.size() - 1);
+        if (last != null && last.end() == now && Math.abs(last.rate() - rate) <= 1e-12 * rate) {
+          segs.set(segs.size() - 1, new Segment(last.start(), until, last.rate()));
+        } else {
+          segs.add(new Segment(now, until, rate));
+        }
+        double bytes = s.coflow.flows().get(k).bytes();
+        s.remaining[k] -= rate * dt;
+        if (s.remaining[k] <= 1e-9 * bytes + 1e-6) {
+          s.remaining[k] = 0;
+        }
+      }
+    }
+  }
+
+  /** Marks coflows complete whose reducers all have a host and whose flows all arrived. */
+  private static void finishIdle(List<State> active, double now) {
+    active.removeIf(
+        s -> {
+          for (boolean p : s.pinned) {
+            if (!p) {
+              return false;
+            }
+          }
+          for (double r : s.remaining) {
+            if (r > 0) {
+              return false;
+            }
+          }
+          s.finish = now;
+          return true;
+        });
+  }
+
+  private IllegalStateException violation(double now, String what) {
+    return new IllegalStateException("scheme " + policy.name() + " at t=" + now + " s " + what);
+  }
+
+  private Schedule result() {
+    List<CoflowSchedule> coflows = new ArrayList<>();
+    List<FlowSchedule> flows = new ArrayList<>();
+    for (State s : states) {
+      coflows.add(new CoflowSchedule(s.index, s.coflow.arrival(), s.finish, s.hostOf.clone()));
+      for (int k = 0; k < s.remaining.length; k++) {
+        int dst = s.hostOf[s.coflow.flows().get(k).reducer()];
+        flows.add(new FlowSchedule(s.index, k, dst, s.segments.get(k)));
+      }
+    }
+    return new Schedule(policy.name(), instance, coflows, flows);
+  }
+}

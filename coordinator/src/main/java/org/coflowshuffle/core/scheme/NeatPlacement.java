@@ -1,0 +1,71 @@
+package org.coflowshuffle.core.scheme;
+
+import java.util.List;
+import org.coflowshuffle.core.model.Flow;
+import org.coflowshuffle.core.policy.ActiveCoflow;
+import org.coflowshuffle.core.policy.ClusterView;
+
+/**
+ * NEAT's scheduling-aware placement as the RPC paper uses it: reducers one by one, largest first,
+ * each on the host where it would finish earliest behind the bytes already queued for that host by
+ * the coflows placed before (the delay it adds to them is the same bytes over the same link).
+ */
+final class NeatPlacement extends ArrivalPlacement {
+
+  @Override
+  void place(ClusterView view, ActiveCoflow a, int[] hostOf, int[] freeSlots) {
+    int m = view.hosts().size();
+    double[] queued = new double[m];
+    for (ActiveCoflow other : view.coflows()) {
+      List<Flow> flows = other.coflow().flows();
+      for (int k = 0; k < flows.size(); k++) {
+        int h = other.hostOf()[flows.get(k).reducer()];
+        if (h >= 0 && h != flows.get(k).src()) {
+          queued[h] += other.remaining()[k];
+        }
+      }
+    }
+    int n = hostOf.length;
+    double[] work = new double[n];
+    double[][] localBytes = new double[n][];
+    List<Flow> flows = a.coflow().flows();
+    for (int k = 0; k < flows.size(); k++) {
+      Flow f = flows.get(k);
+      work[f.reducer()] += a.remaining()[k];
+    }
+    Integer[] order = new Integer[n];
+    for (int r = 0; r < n; r++) {
+      order[r] = r;
+      localBytes[r] = new double[m];
+    }
+    for (int k = 0; k < flows.size(); k++) {
+      localBytes[flows.get(k).reducer()][flows.get(k).src()] += a.remaining()[k];
+    }
+    java.util.Arrays.sort(order, (x, y) -> Double.compare(work[y], work[x]));
+    for (int r : order) {
+      if (hostOf[r] >= 0) {
+        continue;
+      }
+      int best = -1;
+      double bestFinish = Double.POSITIVE_INFINITY;
+      for (int j = 0; j < m; j++) {
+        double bw = view.hosts().get(j).inBytesPerSec();
+        if (freeSlots[j] <= 0) {
+          continue;
+        }
+        double bytes = queued[j] + work[r] - localBytes[r][j];
+        double finish = bytes <= 0 ? 0 : bw > 0 ? bytes / bw : Double.POSITIVE_INFINITY;
+        if (best < 0 || finish < bestFinish) {
+          best = j;
+          bestFinish = finish;
+        }
+      }
+      if (best < 0) {
+        return;
+      }
+      hostOf[r] = best;
+      freeSlots[best]--;
+      queued[best] += work[r] - localBytes[r][best];
+    }
+  }
+}

@@ -1,0 +1,51 @@
+package org.coflowshuffle.core.scheme;
+
+import java.util.List;
+import org.coflowshuffle.core.lp.LpFractionalPlacementSolver;
+import org.coflowshuffle.core.plan.Algorithm3Rates;
+import org.coflowshuffle.core.plan.FaithfulPlanner;
+import org.coflowshuffle.core.plan.ReceiverDrivenRates;
+import org.coflowshuffle.core.plan.RpcPlanner;
+import org.coflowshuffle.core.policy.SchedulingPolicy;
+import org.coflowshuffle.core.policy.SchemeOptions;
+
+/**
+ * Every scheme by name, so that the command line, the simulator and the live coordinator choose
+ * among the same peers.
+ */
+public final class Schemes {
+
+  private Schemes() {}
+
+  /** Scheme names, the default first. */
+  public static List<String> names() {
+    return List.of("rpc", "rpc-faithful", "fair", "varys", "neat");
+  }
+
+  /**
+   * A new policy instance for one run.
+   *
+   * @throws IllegalArgumentException naming the scheme and the known ones when {@code name} is
+   *     unknown
+   */
+  public static SchedulingPolicy create(String name, SchemeOptions options) {
+    double delta = options.starvationThreshold();
+    boolean wc = options.workConserving();
+    return switch (name) {
+      case "rpc" -> new SrtfPolicy("rpc", new RpcPlanner(), new ReceiverDrivenRates(), delta, wc);
+      case "rpc-faithful" ->
+          new SrtfPolicy(
+              "rpc-faithful",
+              new FaithfulPlanner(new LpFractionalPlacementSolver()),
+              new Algorithm3Rates(),
+              delta,
+              wc);
+      case "fair" -> new FairPolicy(new RandomPlacement(options.seed()));
+      case "varys" -> new SebfPolicy("varys", new RandomPlacement(options.seed()));
+      case "neat" -> new SebfPolicy("neat", new NeatPlacement());
+      default ->
+          throw new IllegalArgumentException(
+              "unknown scheme \"" + name + "\"; known: " + String.join(", ", names()));
+    };
+  }
+}

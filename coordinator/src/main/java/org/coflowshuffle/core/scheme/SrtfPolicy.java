@@ -1,0 +1,140 @@
+package org.coflowshuffle.core.scheme;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.PriorityQueue;
+import org.coflowshuffle.core.model.Flow;
+import org.coflowshuffle.core.plan.CoflowDemand;
+import org.coflowshuffle.core.plan.CoflowPlan;
+import org.coflowshuffle.core.plan.NetworkProfile;
+import org.coflowshuffle.core.plan.Planner;
+import org.coflowshuffle.core.plan.RateRule;
+import org.coflowshuffle.core.policy.ActiveCoflow;
+import org.coflowshuffle.core.policy.ClusterView;
+import org.coflowshuffle.core.policy.CoflowAssignment;
+import org.coflowshuffle.core.policy.Decision;
+import org.coflowshuffle.core.policy.SchedulingPolicy;
+
+/**
+ * Algorithm 1 of the RPC paper: serve coflows one at a time, shortest estimated completion first,
+ * each planned against the bandwidth the coflows before it have left (so a coflow planned later
+ * sees when each host frees up); coflows that have waited longer than the threshold delta go
+ * first, longest-waiting first (lines 6-9). Re-run on every arrival and flow completion, so a
+ * shorter arrival preempts.
+ *
+ * <p>Instead of re-planning every remaining coflow after each commit (O(C^2) plans), plans are
+ * kept in a queue keyed by their last estimate and re-planned only when they reach its head: since
+ * B only shrinks as coflows are committed, an old estimate is a lower bound, so the coflow chosen
+ * is the one the full loop would choose.
+ */
+public final class SrtfPolicy implements SchedulingPolicy {
+
+  private final String name;
+  private final Planner planner;
+  private final RateRule rates;
+  private final double delta;
+  private final boolean workConserving;
+
+  public SrtfPolicy(
+      String name, Planner planner, RateRule rates, double delta, boolean workConserving) {
+    this.name = name;
+    this.planner = planner;
+    this.rates = rates;
+    this.delta = delta;
+    this.workConserving = workConserving;
+  }
+
+  @Override
+  public String name() {
+    return name;
+  }
+
+  private record Entry(double key, int index, int version, CoflowPlan plan) {}
+
+  @Override
+  public Decision decide(ClusterView view) {
+    List<ActiveCoflow> active = view.coflows();
+    NetworkProfile net = new NetworkProfile(view.now(), view.hosts(), view.slotsInUse());
+    CoflowAssignment[] out = new CoflowAssignment[active.size()];
+    List<Integer> starving = new ArrayList<>();
+    double wakeUp = Double.POSITIVE_INFINITY;
+    for (int i = 0; i < active.size(); i++) {
+      if (active.get(i).waitingSince() > delta) {
+        starving.add(i);
+      } else {
+        wakeUp = Math.min(wakeUp, view.now() - active.get(i).waitingSince() + delta);
+      }
+    }
+    // Lines 6-9: coflows past the starvation threshold, longest waiting first.
+    starving.sort(Comparator.comparingDouble(i -> -active.get(i).waitingSince()));
+    for (int i : starving) {
+      out[i] = commit(planner.plan(new CoflowDemand(active.get(i)), net), net);
+    }
+    // Lines 10-15: shortest estimated completion first, against what is left.
+    int commits = 0;
+    PriorityQueue<Entry> queue =
+        new PriorityQueue<>(
+            Comparator.comparingDouble(Entry::key).thenComparingInt(Entry::index));
+    for (int i = 0; i < active.size(); i++) {
+      if (out[i] == null) {
+        CoflowPlan p = planner.plan(new CoflowDemand(active.get(i)), net);
+        queue.add(new Entry(p.finish(), i, commits, p));
+      }
+    }
+    while (!queue.isEmpty()) {
+      Entry e = queue.poll();
+      if (e.version() != commits) {
+        CoflowPlan p = planner.plan(e.plan().demand(), net);
+        Entry fresh = new Entry(p.finish(), e.index(), commits, p);
+        if (!queue.isEmpty() && queue.peek().key() < fresh.key()) {
+          queue.add(fresh);
+          continue;
+        }
+        e = fresh;
+      }
+      out[e.index()] = commit(e.plan(), net);
+      commits++;
+    }
+    if (workConserving) {
+      fillIdleBandwidth(active, out, net);
+    }
+    return new Decision(Arrays.asList(out), wakeUp);
+  }
+
+  private CoflowAssignment commit(CoflowPlan plan, NetworkProfile net) {
+    double[] r = rates.commit(plan, net);
+    return new CoflowAssignment(plan.hostOf().clone(), r);
+  }
+
+  /**
+   * The work-conserving variant (paper Fig. 8): bandwidth the plan leaves idle now goes to flows
+   * whose reducer has a host, larger flows first.
+   */
+  private static void fillIdleBandwidth(
+      List<ActiveCoflow> active, CoflowAssignment[] out, NetworkProfile net) {
+    List<int[]> flows = new ArrayList<>();
+    for (int i = 0; i < active.size(); i++) {
+      List<Flow> fs = active.get(i).coflow().flows();
+      for (int k = 0; k < fs.size(); k++) {
+        int h = out[i].hostOf()[fs.get(k).reducer()];
+        if (active.get(i).remaining()[k] > 0 && h >= 0 && h != fs.get(k).src()) {
+          flows.add(new int[] {i, k});
+        }
+      }
+    }
+    flows.sort(
+        Comparator.comparingDouble(f -> -active.get(f[0]).remaining()[f[1]]));
+    for (int[] f : flows) {
+      Flow flow = active.get(f[0]).coflow().flows().get(f[1]);
+      int dst = out[f[0]].hostOf()[flow.reducer()];
+      double extra = Math.min(net.out(flow.src()).rateNow(), net.in(dst).rateNow());
+      if (extra > 0) {
+        out[f[0]].rates()[f[1]] += extra;
+        net.out(flow.src()).takeNow(extra);
+        net.in(dst).takeNow(extra);
+      }
+    }
+  }
+}
