@@ -34,11 +34,36 @@ public final class ReceiverDrivenRates implements RateRule {
         rates[k] *= net.out(u).rateNow() / senderLoad[u];
       }
     }
+    double[] actualIn = new double[net.hostCount()];
+    double[] actualOut = new double[net.hostCount()];
+    for (int k = 0; k < rates.length; k++) {
+      if (rates[k] > 0) {
+        actualIn[plan.hostOf()[flows.get(k).reducer()]] += rates[k];
+        actualOut[flows.get(k).src()] += rates[k];
+      }
+    }
     for (int j = 0; j < net.hostCount(); j++) {
-      net.in(j).consume(plan.received()[j]);
-      net.out(j).consume(plan.sent()[j]);
+      take(net.in(j), plan.received()[j], actualIn[j], net.now(), true);
+      take(net.out(j), plan.sent()[j], actualOut[j], net.now(), false);
     }
     RateRule.takeSlots(plan, net);
     return rates;
+  }
+
+  /**
+   * Takes from B what the coflow uses of one link: all of it while the link is the limit (and,
+   * for a receiver that must wait, the bandwidth it waits for), else only the rate it runs at now,
+   * for as long as its bytes need at that rate.
+   */
+  private static void take(
+      LinkProfile link, double bytes, double rate, double now, boolean waitsForLink) {
+    if (bytes <= 0) {
+      return;
+    }
+    if (rate >= link.rateNow() * (1 - 1e-9) && rate > 0 || rate <= 0 && waitsForLink) {
+      link.consume(bytes);
+    } else if (rate > 0) {
+      link.reserve(now, now + bytes / rate, rate);
+    }
   }
 }

@@ -95,7 +95,7 @@ public final class RelatedMachinesPlacement {
       boolean first = true;
       while (true) {
         int j = sorted[p];
-        if (need > reach[j] * (1 + 1e-12) + 1e-9) {
+        if (work[r] > reach[j] * (1 + 1e-12) + 1e-9) {
           return false; // (6): e_nj > alpha on this host and all later ones
         }
         double piece = Math.min(need, room);

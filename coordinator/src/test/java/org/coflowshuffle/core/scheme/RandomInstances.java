@@ -1,0 +1,73 @@
+package org.coflowshuffle.core.scheme;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.coflowshuffle.core.model.Coflow;
+import org.coflowshuffle.core.model.Flow;
+import org.coflowshuffle.core.model.Host;
+import org.coflowshuffle.core.model.Instance;
+import org.coflowshuffle.core.model.Reducer;
+
+/** Seeded random instances for property tests. */
+final class RandomInstances {
+
+  private static final double[] GBPS = {0.1, 0.2, 0.5, 1, 10, 40};
+
+  private RandomInstances() {}
+
+  /**
+   * One coflow: {@code receivers} hosts that may run reducers, {@code senders} hosts that only
+   * send, bandwidths from the paper's set, unlimited slots.
+   */
+  static Instance singleCoflow(Random rnd, int receivers, int senders, int reducers) {
+    List<Host> hosts = new ArrayList<>();
+    for (int j = 0; j < receivers; j++) {
+      hosts.add(Host.of("M" + j, bandwidth(rnd), bandwidth(rnd)));
+    }
+    for (int u = 0; u < senders; u++) {
+      hosts.add(new Host("S" + u, bandwidth(rnd), bandwidth(rnd), Host.UNLIMITED_SLOTS, false));
+    }
+    return new Instance(hosts, List.of(coflow(rnd, "C0", 0, receivers, senders, reducers, false)));
+  }
+
+  /**
+   * Several coflows with random arrivals; senders may also host reducers (locality), some hosts
+   * have few slots, some reducers are pinned.
+   */
+  static Instance multiCoflow(Random rnd) {
+    int m = 2 + rnd.nextInt(5);
+    List<Host> hosts = new ArrayList<>();
+    for (int j = 0; j < m; j++) {
+      // Host 0 takes the pinned reducers, so its slots stay unlimited.
+      int slots = j > 0 && rnd.nextInt(4) == 0 ? 1 + rnd.nextInt(2) : Host.UNLIMITED_SLOTS;
+      hosts.add(new Host("H" + j, bandwidth(rnd), bandwidth(rnd), slots, j == 0 || rnd.nextBoolean()));
+    }
+    List<Coflow> coflows = new ArrayList<>();
+    int c = 1 + rnd.nextInt(4);
+    for (int i = 0; i < c; i++) {
+      double arrival = rnd.nextInt(3) == 0 ? 0 : rnd.nextDouble() * 2;
+      coflows.add(coflow(rnd, "C" + i, arrival, 0, m, 1 + rnd.nextInt(4), true));
+    }
+    return new Instance(hosts, coflows);
+  }
+
+  private static Coflow coflow(
+      Random rnd, String id, double arrival, int firstSender, int senders, int reducers, boolean pins) {
+    List<Reducer> rs = new ArrayList<>();
+    List<Flow> flows = new ArrayList<>();
+    for (int r = 0; r < reducers; r++) {
+      rs.add(new Reducer(id + ".r" + r, pins && rnd.nextInt(6) == 0 ? 0 : Reducer.NOT_PINNED));
+      for (int u = 0; u < senders; u++) {
+        if (rnd.nextInt(3) > 0) {
+          flows.add(new Flow(firstSender + u, r, 1e6 + rnd.nextDouble() * 2e8));
+        }
+      }
+    }
+    return new Coflow(id, arrival, rs, flows);
+  }
+
+  private static double bandwidth(Random rnd) {
+    return GBPS[rnd.nextInt(GBPS.length)] * 1.25e8;
+  }
+}
