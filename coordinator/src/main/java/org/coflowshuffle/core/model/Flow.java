@@ -1,8 +1,8 @@
 package org.coflowshuffle.core.model;
 
 /**
- * One flow of a coflow: map output on host {@code src} that reducer {@code reducer} must fetch.
- * A flow whose reducer lands on {@code src} is local and crosses no link.
+ * One flow of a coflow: map output on host {@code src} that reducer {@code reducer} must fetch. A
+ * flow whose reducer lands on {@code src} is local and crosses no link.
  *
  * @param src index of the sending host
  * @param reducer index of the reducer within its coflow's reducer list

@@ -1,9 +1,9 @@
 package org.coflowshuffle.core.model;
 
 /**
- * One host of the cluster as the scheduler sees it: the bandwidth left for coflows on its two
- * links (the paper's b_in_j and b_out_u, section II-B: the fabric is one non-blocking switch, so
- * only these last-hop links can be bottlenecks) and its room for reducers (section IV-D).
+ * One host of the cluster as the scheduler sees it: the bandwidth left for coflows on its two links
+ * (the paper's b_in_j and b_out_u, section II-B: the fabric is one non-blocking switch, so only
+ * these last-hop links can be bottlenecks) and its room for reducers (section IV-D).
  *
  * @param id unique name of the host
  * @param inBytesPerSec bandwidth of the incoming link, bytes per second, at least 0

@@ -4,8 +4,8 @@ package org.coflowshuffle.core.model;
  * A reduce task of a coflow: the destination of the flows that name it.
  *
  * @param id unique within the instance
- * @param pinnedHost index of the host it already runs on (paper IV-D, "started reducer"), or
- *     {@link #NOT_PINNED}
+ * @param pinnedHost index of the host it already runs on (paper IV-D, "started reducer"), or {@link
+ *     #NOT_PINNED}
  */
 public record Reducer(String id, int pinnedHost) {
 

@@ -17,7 +17,8 @@ public record MakespanProblem(double[][] time, double[] initialLoad) {
     int m = initialLoad.length;
     for (int n = 0; n < time.length; n++) {
       if (time[n].length != m) {
-        throw new IllegalArgumentException("row " + n + " has " + time[n].length + " hosts, not " + m);
+        throw new IllegalArgumentException(
+            "row " + n + " has " + time[n].length + " hosts, not " + m);
       }
       boolean allowed = false;
       for (double t : time[n]) {
@@ -37,7 +38,8 @@ public record MakespanProblem(double[][] time, double[] initialLoad) {
     double[][] time = new double[work.length][speed.length];
     for (int n = 0; n < work.length; n++) {
       for (int j = 0; j < speed.length; j++) {
-        time[n][j] = speed[j] > 0 ? work[n] / speed[j] : (work[n] == 0 ? 0 : Double.POSITIVE_INFINITY);
+        time[n][j] =
+            speed[j] > 0 ? work[n] / speed[j] : (work[n] == 0 ? 0 : Double.POSITIVE_INFINITY);
       }
     }
     return new MakespanProblem(time, new double[speed.length]);

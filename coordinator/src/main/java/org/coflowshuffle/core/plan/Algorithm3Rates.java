@@ -5,10 +5,10 @@ import org.coflowshuffle.core.model.Flow;
 import org.coflowshuffle.core.placement.RateBound;
 
 /**
- * The paper's rates (Algorithm 3, lines 1 and 3-8) on the bandwidth free now: every flow gets
- * r_k = v_k * f with f from LP (3), and the flows into a host whose share would exceed its
- * bandwidth are scaled down by alpha_j. Flows into hosts with alpha_j < 1 are not sped up, as the
- * paper notes. The bandwidth taken is held at those constant rates until the flows end.
+ * The paper's rates (Algorithm 3, lines 1 and 3-8) on the bandwidth free now: every flow gets r_k =
+ * v_k * f with f from LP (3), and the flows into a host whose share would exceed its bandwidth are
+ * scaled down by alpha_j. Flows into hosts with alpha_j < 1 are not sped up, as the paper notes.
+ * The bandwidth taken is held at those constant rates until the flows end.
  */
 public final class Algorithm3Rates implements RateRule {
 

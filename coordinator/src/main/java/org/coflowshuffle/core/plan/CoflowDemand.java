@@ -2,85 +2,54 @@ package org.coflowshuffle.core.plan;
 
 import java.util.Arrays;
 import java.util.List;
-import org.coflowshuffle.core.model.Flow;
+import org.coflowshuffle.core.model.Host;
 import org.coflowshuffle.core.policy.ActiveCoflow;
 
 /**
  * What one active coflow still has to move, aggregated the way the placement problem needs it: per
- * reducer its remaining bytes (the paper's w_n, up to the common factor f) and how many of them
- * sit on each source host (so a reducer placed on a source host fetches that part locally, section
- * IV-D), and per sender its remaining bytes.
+ * reducer its remaining bytes (the paper's w_n, up to the common factor f) and how many of them sit
+ * on each source host (so a reducer placed on a source host fetches that part locally, section
+ * IV-D), and per sender its remaining bytes. Immutable once built; valid for the coflow's {@link
+ * ActiveCoflow#version()}.
  */
 public final class CoflowDemand {
 
   private final ActiveCoflow active;
+  private final CoflowShape shape;
   private final double[] work;
-  private final int[][] sources; // per reducer: source hosts, ascending
-  private final double[][] sourceBytes; // per reducer: bytes from each source
-  private final int[] senders; // distinct source hosts of the coflow, ascending
-  private final double[] senderBytes;
+  private final double[] slotBytes;
+  private final double[] senderBytes; // per shape.senders
+  private final int[] pinnedHost;
 
   public CoflowDemand(ActiveCoflow active) {
+    this(active, new CoflowShape(active.coflow()));
+  }
+
+  public CoflowDemand(ActiveCoflow active, CoflowShape shape) {
     this.active = active;
-    List<Flow> flows = active.coflow().flows();
+    this.shape = shape;
     int reducers = active.coflow().reducers().size();
+    double[] remaining = active.remaining();
+    slotBytes = new double[shape.sourceOfSlot.length];
+    for (int k = 0; k < remaining.length; k++) {
+      slotBytes[shape.slotOfFlow[k]] += remaining[k];
+    }
     work = new double[reducers];
-    int[] count = new int[reducers];
-    for (int k = 0; k < flows.size(); k++) {
-      if (active.remaining()[k] > 0) {
-        count[flows.get(k).reducer()]++;
-      }
-    }
-    long[][] keyed = new long[reducers][];
+    double[] perHost =
+        new double[shape.senders.length == 0 ? 0 : shape.senders[shape.senders.length - 1] + 1];
     for (int n = 0; n < reducers; n++) {
-      keyed[n] = new long[count[n]];
-      count[n] = 0;
-    }
-    // Sort (src, flow) pairs per reducer, then merge equal sources.
-    for (int k = 0; k < flows.size(); k++) {
-      if (active.remaining()[k] > 0) {
-        Flow f = flows.get(k);
-        keyed[f.reducer()][count[f.reducer()]++] = ((long) f.src() << 32) | k;
+      for (int s = shape.firstSlot[n]; s < shape.firstSlot[n + 1]; s++) {
+        work[n] += slotBytes[s];
+        perHost[shape.sourceOfSlot[s]] += slotBytes[s];
       }
     }
-    sources = new int[reducers][];
-    sourceBytes = new double[reducers][];
-    double[] perSender = new double[0];
+    senderBytes = new double[shape.senders.length];
+    for (int i = 0; i < senderBytes.length; i++) {
+      senderBytes[i] = perHost[shape.senders[i]];
+    }
+    pinnedHost = new int[reducers];
     for (int n = 0; n < reducers; n++) {
-      long[] ks = keyed[n];
-      Arrays.sort(ks);
-      int[] src = new int[ks.length];
-      double[] bytes = new double[ks.length];
-      int m = 0;
-      for (long key : ks) {
-        int s = (int) (key >>> 32);
-        double r = active.remaining()[(int) key];
-        if (m > 0 && src[m - 1] == s) {
-          bytes[m - 1] += r;
-        } else {
-          src[m] = s;
-          bytes[m++] = r;
-        }
-        work[n] += r;
-        if (s >= perSender.length) {
-          perSender = Arrays.copyOf(perSender, Math.max(s + 1, perSender.length * 2));
-        }
-        perSender[s] += r;
-      }
-      sources[n] = Arrays.copyOf(src, m);
-      sourceBytes[n] = Arrays.copyOf(bytes, m);
-    }
-    int distinct = 0;
-    for (double b : perSender) {
-      distinct += b > 0 ? 1 : 0;
-    }
-    senders = new int[distinct];
-    senderBytes = new double[distinct];
-    for (int s = 0, i = 0; s < perSender.length; s++) {
-      if (perSender[s] > 0) {
-        senders[i] = s;
-        senderBytes[i++] = perSender[s];
-      }
+      pinnedHost[n] = active.pinned()[n] ? active.hostOf()[n] : -1;
     }
   }
 
@@ -99,8 +68,9 @@ public final class CoflowDemand {
 
   /** Remaining bytes of reducer n that sit on {@code host}. */
   public double bytesFrom(int n, int host) {
-    int i = Arrays.binarySearch(sources[n], host);
-    return i >= 0 ? sourceBytes[n][i] : 0;
+    int from = shape.firstSlot[n];
+    int i = Arrays.binarySearch(shape.sourceOfSlot, from, shape.firstSlot[n + 1], host);
+    return i >= 0 ? slotBytes[i] : 0;
   }
 
   /** Remaining bytes reducer n must fetch over the network if placed on {@code host}. */
@@ -112,28 +82,41 @@ public final class CoflowDemand {
   public int largestSource(int n) {
     int best = -1;
     double most = 0;
-    for (int i = 0; i < sources[n].length; i++) {
-      if (sourceBytes[n][i] > most) {
-        most = sourceBytes[n][i];
-        best = sources[n][i];
+    for (int s = shape.firstSlot[n]; s < shape.firstSlot[n + 1]; s++) {
+      if (slotBytes[s] > most) {
+        most = slotBytes[s];
+        best = shape.sourceOfSlot[s];
       }
     }
     return best;
   }
 
-  /** Source hosts of reducer n (ascending); do not modify. */
-  int[] sources(int n) {
-    return sources[n];
+  /** True when some sender may also run reducers, so placement can make flows local. */
+  public boolean sendersCanHostReducers(List<Host> hosts) {
+    for (int u : shape.senders) {
+      if (hosts.get(u).canHostReducers()) {
+        return true;
+      }
+    }
+    return false;
   }
 
-  /** Bytes from each of {@link #sources(int)}; do not modify. */
-  double[] sourceBytes(int n) {
-    return sourceBytes[n];
+  /** Calls {@code action} with each source host of reducer n and its remaining bytes there. */
+  void forEachSource(int n, SourceAction action) {
+    for (int s = shape.firstSlot[n]; s < shape.firstSlot[n + 1]; s++) {
+      action.accept(shape.sourceOfSlot[s], slotBytes[s]);
+    }
+  }
+
+  /** Receives one (source host, bytes) pair. */
+  @FunctionalInterface
+  interface SourceAction {
+    void accept(int host, double bytes);
   }
 
   /** Distinct sending hosts (ascending); do not modify. */
   int[] senders() {
-    return senders;
+    return shape.senders;
   }
 
   /** Remaining bytes of each of {@link #senders()}; do not modify. */
@@ -143,6 +126,6 @@ public final class CoflowDemand {
 
   /** Host of reducer n if it is pinned, else -1. */
   public int pinnedHost(int n) {
-    return active.pinned()[n] ? active.hostOf()[n] : -1;
+    return pinnedHost[n];
   }
 }

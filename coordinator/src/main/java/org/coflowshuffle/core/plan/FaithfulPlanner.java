@@ -54,7 +54,10 @@ public final class FaithfulPlanner implements Planner {
         initial[j] = usable ? loads[j] / bandwidth[j] : 0;
         for (int i = 0; i < reducers.length; i++) {
           double w = d.work(reducers[i]);
-          time[i][j] = !eligible[j] ? Double.POSITIVE_INFINITY : w == 0 ? 0 : usable ? w / bandwidth[j] : Double.POSITIVE_INFINITY;
+          time[i][j] =
+              !eligible[j]
+                  ? Double.POSITIVE_INFINITY
+                  : w == 0 ? 0 : usable ? w / bandwidth[j] : Double.POSITIVE_INFINITY;
         }
       }
       try {

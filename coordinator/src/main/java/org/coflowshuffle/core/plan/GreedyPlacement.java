@@ -19,6 +19,7 @@ public final class GreedyPlacement implements PlacementMethod {
       NetworkProfile net,
       int[] hostOf) {
     double[] load = Arrays.copyOf(loads, loads.length);
+    boolean local = d.sendersCanHostReducers(net.hosts());
     for (int n : bySizeDescending(d, reducers)) {
       int best = -1;
       double bestFinish = Double.POSITIVE_INFINITY;
@@ -27,7 +28,7 @@ public final class GreedyPlacement implements PlacementMethod {
         if (!eligible[j]) {
           continue;
         }
-        double bytes = load[j] + d.networkBytes(n, j);
+        double bytes = load[j] + (local ? d.networkBytes(n, j) : d.work(n));
         double finish = net.in(j).timeToCarry(bytes);
         double rate = net.in(j).finalRate();
         if (finish < bestFinish || (finish == bestFinish && rate > bestRate) || best < 0) {

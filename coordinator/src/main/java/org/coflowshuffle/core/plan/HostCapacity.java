@@ -3,8 +3,8 @@ package org.coflowshuffle.core.plan;
 /**
  * Bytes that each candidate host can still receive for one coflow by a deadline: the cumulative
  * form of a host's free incoming bandwidth. With constant bandwidth b_j this is b_j * T, which
- * turns the deadline T into the paper's alpha; with a {@link LinkProfile} it also counts
- * bandwidth that frees up later.
+ * turns the deadline T into the paper's alpha; with a {@link LinkProfile} it also counts bandwidth
+ * that frees up later.
  */
 public interface HostCapacity {
 
@@ -16,6 +16,14 @@ public interface HostCapacity {
 
   /** Bytes of pinned reducers (of this coflow) that host j must receive anyway. */
   double pinnedBytes(int j);
+
+  /**
+   * True when the hosts' order by {@link #bytesBy} is the same for every deadline (constant
+   * bandwidths), so it need be sorted only once.
+   */
+  default boolean fixedOrder() {
+    return false;
+  }
 
   /** Constant bandwidths from time 0: the static setting of problems (4)-(6). */
   static HostCapacity constant(double[] bytesPerSec, double[] pinnedBytes) {
@@ -33,6 +41,11 @@ public interface HostCapacity {
       @Override
       public double pinnedBytes(int j) {
         return pinnedBytes[j];
+      }
+
+      @Override
+      public boolean fixedOrder() {
+        return true;
       }
     };
   }

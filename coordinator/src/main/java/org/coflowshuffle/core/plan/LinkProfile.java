@@ -3,8 +3,8 @@ package org.coflowshuffle.core.plan;
 import java.util.Arrays;
 
 /**
- * The bandwidth of one link still free for a coflow over time, from "now" on: a step function
- * that starts at the link's free rate and changes at break points. Algorithm 1 hands bandwidth to
+ * The bandwidth of one link still free for a coflow over time, from "now" on: a step function that
+ * starts at the link's free rate and changes at break points. Algorithm 1 hands bandwidth to
  * coflows one at a time (line 15, "update B"); a profile is that B, with the times at which the
  * coflows already served release it, so that a later coflow can plan on bandwidth that frees up
  * (section IV-C's two extreme cases are its two ends).
@@ -22,6 +22,11 @@ public final class LinkProfile {
     times = new double[] {now, 0, 0, 0};
     rates = new double[] {rate, 0, 0, 0};
     size = 1;
+  }
+
+  /** True while the free rate is the same from now on (no break points). */
+  public boolean isConstant() {
+    return size == 1;
   }
 
   /** Free rate at the start of the profile ("now"). */

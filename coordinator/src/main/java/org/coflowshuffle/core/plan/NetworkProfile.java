@@ -5,8 +5,8 @@ import org.coflowshuffle.core.model.Host;
 
 /**
  * The bandwidth B and the reducer slots of Algorithm 1 during one invocation: what the coflows
- * served so far in this invocation have left, over time. Starts as the whole cluster and shrinks
- * as each chosen coflow is committed (line 15).
+ * served so far in this invocation have left, over time. Starts as the whole cluster and shrinks as
+ * each chosen coflow is committed (line 15).
  *
  * <p>Mutable, confined to one policy invocation.
  */
@@ -63,6 +63,19 @@ public final class NetworkProfile {
   /** Slots left on the host for reducers that are not pinned yet. */
   public int freeSlots(int host) {
     return freeSlots[host];
+  }
+
+  /**
+   * True while some host that may take a reducer still has incoming bandwidth free now: once none
+   * has, every coflow not yet served waits, whatever its plan.
+   */
+  public boolean anyReducerBandwidthNow() {
+    for (int j = 0; j < in.length; j++) {
+      if (freeSlots[j] > 0 && in[j].rateNow() > 0) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Takes one slot of the host for a newly placed reducer. */

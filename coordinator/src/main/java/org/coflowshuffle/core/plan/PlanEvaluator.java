@@ -28,11 +28,7 @@ public final class PlanEvaluator {
         sent[h] -= local;
       } else {
         unplaced += d.work(n);
-        int[] src = d.sources(n);
-        double[] bytes = d.sourceBytes(n);
-        for (int i = 0; i < src.length; i++) {
-          sent[src[i]] -= bytes[i];
-        }
+        d.forEachSource(n, (src, bytes) -> sent[src] -= bytes);
       }
     }
     double finish = net.now();

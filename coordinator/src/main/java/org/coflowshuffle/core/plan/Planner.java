@@ -1,8 +1,8 @@
 package org.coflowshuffle.core.plan;
 
 /**
- * Computes one coflow's placement and completion estimate against the bandwidth left (Algorithm
- * 1, line 5). Implementations: {@link RpcPlanner} and {@link FaithfulPlanner}.
+ * Computes one coflow's placement and completion estimate against the bandwidth left (Algorithm 1,
+ * line 5). Implementations: {@link RpcPlanner} and {@link FaithfulPlanner}.
  */
 public interface Planner {
 

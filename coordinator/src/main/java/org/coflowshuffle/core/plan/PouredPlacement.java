@@ -21,6 +21,11 @@ public final class PouredPlacement implements PlacementMethod {
     for (int i = 0; i < reducers.length; i++) {
       work[i] = d.work(reducers[i]);
     }
+    boolean allConstant = true;
+    for (int j = 0; j < eligible.length; j++) {
+      allConstant &= !eligible[j] || net.in(j).isConstant();
+    }
+    final boolean constant = allConstant;
     HostCapacity capacity =
         new HostCapacity() {
           @Override
@@ -37,6 +42,11 @@ public final class PouredPlacement implements PlacementMethod {
           public double pinnedBytes(int j) {
             return loads[j];
           }
+
+          @Override
+          public boolean fixedOrder() {
+            return constant;
+          }
         };
     double upper = upperBound(work, eligible, loads, net);
     if (upper == Double.POSITIVE_INFINITY) {
@@ -49,36 +59,25 @@ public final class PouredPlacement implements PlacementMethod {
     }
   }
 
-  /** Deadline met by a list schedule of w_n (no locality): feasible for the relaxation. */
+  /**
+   * A deadline for which a fractional placement surely exists: every reducer on the one host that
+   * would finish them all first, the other hosts keeping only their pinned bytes.
+   */
   private static double upperBound(
       double[] work, boolean[] eligible, double[] loads, NetworkProfile net) {
-    double[] load = loads.clone();
-    double deadline = net.now();
-    double[] sorted = work.clone();
-    java.util.Arrays.sort(sorted);
-    for (int i = sorted.length - 1; i >= 0; i--) {
-      int best = -1;
-      double bestFinish = Double.POSITIVE_INFINITY;
-      for (int j = 0; j < eligible.length; j++) {
-        if (eligible[j]) {
-          double f = net.in(j).timeToCarry(load[j] + sorted[i]);
-          if (best < 0 || f < bestFinish) {
-            best = j;
-            bestFinish = f;
-          }
-        }
-      }
-      if (best < 0) {
-        return Double.POSITIVE_INFINITY;
-      }
-      load[best] += sorted[i];
-      deadline = Math.max(deadline, bestFinish);
+    double total = 0;
+    for (double w : work) {
+      total += w;
     }
+    double alone = Double.POSITIVE_INFINITY;
+    double pinned = net.now();
     for (int j = 0; j < eligible.length; j++) {
-      if (eligible[j] && loads[j] > 0) {
-        deadline = Math.max(deadline, net.in(j).timeToCarry(loads[j]));
+      if (eligible[j]) {
+        alone = Math.min(alone, net.in(j).timeToCarry(loads[j] + total));
+        pinned = Math.max(pinned, net.in(j).timeToCarry(loads[j]));
       }
     }
+    double deadline = Math.max(alone, pinned);
     // Slightly above, so that the bisection's first test passes despite rounding.
     return deadline == Double.POSITIVE_INFINITY ? deadline : deadline * (1 + 1e-9) + 1e-12;
   }

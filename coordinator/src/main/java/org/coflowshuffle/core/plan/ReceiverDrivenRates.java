@@ -51,9 +51,9 @@ public final class ReceiverDrivenRates implements RateRule {
   }
 
   /**
-   * Takes from B what the coflow uses of one link: all of it while the link is the limit (and,
-   * for a receiver that must wait, the bandwidth it waits for), else only the rate it runs at now,
-   * for as long as its bytes need at that rate.
+   * Takes from B what the coflow uses of one link: all of it while the link is the limit (and, for
+   * a receiver that must wait, the bandwidth it waits for), else only the rate it runs at now, for
+   * as long as its bytes need at that rate.
    */
   private static void take(
       LinkProfile link, double bytes, double rate, double now, boolean waitsForLink) {

@@ -11,16 +11,16 @@ import java.util.Arrays;
  * deadline is found by bisection; the same test works for any {@link HostCapacity}, including
  * bandwidth that frees up over time.
  *
- * <p>The poured solution is a caterpillar: each host holds pieces of consecutive reducers, and
- * only the first reducer on a host may continue from the previous host. Algorithm 2 on it places a
- * split reducer on the child host (any of its hosts but the one shared with the previous reducer)
- * holding its largest piece, so every host gets at most one split reducer, whose work is at most
- * the host's capacity: the 2-approximation of Theorem 4.
+ * <p>The poured solution is a caterpillar: each host holds pieces of consecutive reducers, and only
+ * the first reducer on a host may continue from the previous host. Algorithm 2 on it places a split
+ * reducer on the child host (any of its hosts but the one shared with the previous reducer) holding
+ * its largest piece, so every host gets at most one split reducer, whose work is at most the host's
+ * capacity: the 2-approximation of Theorem 4.
  */
 public final class RelatedMachinesPlacement {
 
-  private static final int BISECTION_STEPS = 100;
-  private static final double RELATIVE_GAP = 1e-12;
+  private static final int BISECTION_STEPS = 80;
+  private static final double RELATIVE_GAP = 1e-10;
 
   private RelatedMachinesPlacement() {}
 
@@ -30,8 +30,8 @@ public final class RelatedMachinesPlacement {
   /**
    * @param work w_n of each reducer to place
    * @param eligible per host: may take one more reducer
-   * @param upperBound a deadline known to be feasible for a fractional placement (e.g. the
-   *     makespan of any integral placement)
+   * @param upperBound a deadline known to be feasible for a fractional placement (e.g. the makespan
+   *     of any integral placement)
    */
   public static Result solve(
       double[] work, HostCapacity capacity, boolean[] eligible, double upperBound) {
@@ -43,48 +43,60 @@ public final class RelatedMachinesPlacement {
     Arrays.sort(order, (a, b) -> Double.compare(work[b], work[a]));
     double lo = 0;
     double hi = upperBound;
-    if (!pour(work, order, capacity, eligible, hi, null)) {
+    Integer[] hosts = capacity.fixedOrder() ? sortedHosts(capacity, eligible, hi) : null;
+    if (!pour(work, order, capacity, eligible, hosts, hi, null)) {
       throw new IllegalArgumentException("upper bound " + hi + " is not feasible");
     }
     for (int step = 0; step < BISECTION_STEPS && hi - lo > RELATIVE_GAP * hi; step++) {
       double mid = 0.5 * (lo + hi);
-      if (pour(work, order, capacity, eligible, mid, null)) {
+      if (pour(work, order, capacity, eligible, hosts, mid, null)) {
         hi = mid;
       } else {
         lo = mid;
       }
     }
     int[] hostOf = new int[n];
-    pour(work, order, capacity, eligible, hi, hostOf);
+    pour(work, order, capacity, eligible, hosts, hi, hostOf);
     return new Result(hi, hostOf);
   }
 
+  /** Eligible hosts, most capacity by {@code deadline} first. */
+  private static Integer[] sortedHosts(HostCapacity capacity, boolean[] eligible, double deadline) {
+    int usable = 0;
+    Integer[] hosts = new Integer[capacity.hosts()];
+    double[] reach = new double[capacity.hosts()];
+    for (int j = 0; j < hosts.length; j++) {
+      if (eligible[j]) {
+        reach[j] = capacity.bytesBy(j, deadline);
+        hosts[usable++] = j;
+      }
+    }
+    Integer[] sorted = Arrays.copyOf(hosts, usable);
+    Arrays.sort(sorted, (a, b) -> Double.compare(reach[b], reach[a]));
+    return sorted;
+  }
+
   /**
-   * Tests whether a fractional placement meets {@code deadline}; when {@code hostOf} is given,
-   * also rounds the poured solution into it (Algorithm 2 on a caterpillar).
+   * Tests whether a fractional placement meets {@code deadline}; when {@code hostOf} is given, also
+   * rounds the poured solution into it (Algorithm 2 on a caterpillar).
    */
   private static boolean pour(
       double[] work,
       Integer[] order,
       HostCapacity capacity,
       boolean[] eligible,
+      Integer[] presorted,
       double deadline,
       int[] hostOf) {
-    int m = capacity.hosts();
-    int usable = 0;
-    double[] reach = new double[m]; // bytes host j can take by the deadline, alone
-    Integer[] hosts = new Integer[m];
-    for (int j = 0; j < m; j++) {
-      if (eligible[j]) {
-        reach[j] = capacity.bytesBy(j, deadline);
-        hosts[usable++] = j;
-      }
-    }
+    Integer[] sorted = presorted != null ? presorted : sortedHosts(capacity, eligible, deadline);
+    int usable = sorted.length;
     if (usable == 0) {
       return work.length == 0;
     }
-    Integer[] sorted = Arrays.copyOf(hosts, usable);
-    Arrays.sort(sorted, (a, b) -> Double.compare(reach[b], reach[a]));
+    double[] reach = new double[capacity.hosts()]; // bytes host j can take by the deadline, alone
+    for (Integer j : sorted) {
+      reach[j] = capacity.bytesBy(j, deadline);
+    }
     int p = 0; // current host in pouring order
     double room = Math.max(0, reach[sorted[0]] - capacity.pinnedBytes(sorted[0]));
     boolean shared = false; // current host already holds a piece of an earlier reducer

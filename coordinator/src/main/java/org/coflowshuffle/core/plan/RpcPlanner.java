@@ -4,8 +4,8 @@ package org.coflowshuffle.core.plan;
  * The default planner: Algorithm 2 (relaxation (6) solved combinatorially and rounded) on the
  * bandwidth as it frees up over time, beside list scheduling and the local-reducer rule; the
  * candidate with the earliest estimated completion wins. Knowing when each host frees up lets a
- * coflow wait for a fast host instead of taking a slow one now, which is how it reaches the
- * optimum of the paper's Fig. 1 (average CCT 2.25 s).
+ * coflow wait for a fast host instead of taking a slow one now, which is how it reaches the optimum
+ * of the paper's Fig. 1 (average CCT 2.25 s).
  */
 public final class RpcPlanner implements Planner {
 

@@ -3,7 +3,8 @@ package org.coflowshuffle.core.policy;
 import org.coflowshuffle.core.model.Coflow;
 
 /**
- * A coflow that has arrived and is not finished, as a policy sees it at one instant.
+ * A coflow that has arrived and is not finished, as a policy sees it at one instant. The arrays are
+ * read-only and valid only during the invocation that received them.
  *
  * @param index position of the coflow in the instance; stable across invocations, so policies may
  *     key state on it
@@ -13,6 +14,8 @@ import org.coflowshuffle.core.model.Coflow;
  * @param pinned per reducer: true once one of its flows has started; its host can no longer change
  *     (paper section III)
  * @param waitingSince seconds since the coflow arrived
+ * @param version changes whenever {@code remaining} or {@code pinned} changed since an earlier
+ *     view, so that policies can reuse what they derived from an unchanged coflow
  */
 public record ActiveCoflow(
     int index,
@@ -20,7 +23,8 @@ public record ActiveCoflow(
     double[] remaining,
     int[] hostOf,
     boolean[] pinned,
-    double waitingSince) {
+    double waitingSince,
+    long version) {
 
   /** Bytes still to deliver over all flows. */
   public double remainingBytes() {

@@ -10,4 +10,5 @@ import org.coflowshuffle.core.model.Host;
  *
  * @param slotsInUse per host, reducers already pinned there whose flows are not finished
  */
-public record ClusterView(double now, List<Host> hosts, List<ActiveCoflow> coflows, int[] slotsInUse) {}
+public record ClusterView(
+    double now, List<Host> hosts, List<ActiveCoflow> coflows, int[] slotsInUse) {}

@@ -16,7 +16,8 @@ public record SchemeOptions(long seed, double starvationThreshold, boolean workC
 
   public SchemeOptions {
     if (!(starvationThreshold > 0)) {
-      throw new IllegalArgumentException("starvation threshold must be > 0 s: " + starvationThreshold);
+      throw new IllegalArgumentException(
+          "starvation threshold must be > 0 s: " + starvationThreshold);
     }
   }
 

@@ -15,10 +15,10 @@ import org.coflowshuffle.core.policy.Decision;
 import org.coflowshuffle.core.policy.SchedulingPolicy;
 
 /**
- * Runs a policy on an instance exactly, event by event: rates are constant between events (a
- * coflow arrives, a flow finishes, the policy asked to be woken), so the schedule is exact, with no
- * time step. Checks every decision against the cluster's capacities and slots and fails loudly on
- * a policy that breaks them, so a scheme cannot report a CCT it could not achieve.
+ * Runs a policy on an instance exactly, event by event: rates are constant between events (a coflow
+ * arrives, a flow finishes, the policy asked to be woken), so the schedule is exact, with no time
+ * step. Checks every decision against the cluster's capacities and slots and fails loudly on a
+ * policy that breaks them, so a scheme cannot report a CCT it could not achieve.
  */
 public final class ScheduleRunner {
 
@@ -51,6 +51,7 @@ public final class ScheduleRunner {
     final List<List<Segment>> segments;
     double[] rates;
     double finish = Double.NaN;
+    long version;
 
     State(int index, Coflow coflow) {
       this.index = index;
@@ -103,7 +104,9 @@ public final class ScheduleRunner {
       double wakeUp = apply(decision, active, now);
       finishIdle(active, now);
       double nextArrival =
-          next < order.length ? instance.coflows().get(order[next]).arrival() : Double.POSITIVE_INFINITY;
+          next < order.length
+              ? instance.coflows().get(order[next]).arrival()
+              : Double.POSITIVE_INFINITY;
       double until = Math.min(nextArrival, wakeUp > now ? wakeUp : Double.POSITIVE_INFINITY);
       for (State s : active) {
         for (int k = 0; k < s.rates.length; k++) {
@@ -141,10 +144,11 @@ public final class ScheduleRunner {
           new ActiveCoflow(
               s.index,
               s.coflow,
-              s.remaining.clone(),
+              s.remaining, // read-only during the call; saves copying every flow per event
               s.hostOf.clone(),
               s.pinned.clone(),
-              now - s.coflow.arrival()));
+              now - s.coflow.arrival(),
+              s.version));
       boolean[] busy = busyReducers(s);
       for (int r = 0; r < busy.length; r++) {
         if (busy[r]) {
@@ -171,7 +175,9 @@ public final class ScheduleRunner {
   /** Checks and applies a decision; returns the policy's wake-up time. */
   private double apply(Decision d, List<State> active, double now) {
     if (d.assignments().size() != active.size()) {
-      throw violation(now, "returned " + d.assignments().size() + " assignments for " + active.size() + " coflows");
+      throw violation(
+          now,
+          "returned " + d.assignments().size() + " assignments for " + active.size() + " coflows");
     }
     double[] in = new double[hosts.size()];
     double[] out = new double[hosts.size()];
@@ -189,7 +195,8 @@ public final class ScheduleRunner {
           }
         } else if (h >= 0) {
           if (h >= hosts.size() || !hosts.get(h).canHostReducers()) {
-            throw violation(now, "placed reducer " + s.coflow.reducers().get(r).id() + " on host " + h);
+            throw violation(
+                now, "placed reducer " + s.coflow.reducers().get(r).id() + " on host " + h);
           }
           s.hostOf[r] = h;
         } else {
@@ -209,6 +216,9 @@ public final class ScheduleRunner {
         }
         s.rates[k] = rate;
         if (rate > 0) {
+          if (!s.pinned[f.reducer()]) {
+            s.version++;
+          }
           s.pinned[f.reducer()] = true;
           in[h] += rate;
           out[f.src()] += rate;
@@ -220,7 +230,9 @@ public final class ScheduleRunner {
       Host h = hosts.get(j);
       if (in[j] > h.inBytesPerSec() * (1 + RATE_SLACK) + 1e-6
           || out[j] > h.outBytesPerSec() * (1 + RATE_SLACK) + 1e-6) {
-        throw violation(now, "exceeded the bandwidth of host " + h.id() + " (in " + in[j] + ", out " + out[j] + ")");
+        throw violation(
+            now,
+            "exceeded the bandwidth of host " + h.id() + " (in " + in[j] + ", out " + out[j] + ")");
       }
     }
     int[] used = new int[hosts.size()];
@@ -249,14 +261,16 @@ public final class ScheduleRunner {
       }
     }
     for (int r = 0; r < fetches.length; r++) {
-      if (s.hostOf[r] >= 0 && !fetches[r]) {
+      if (s.hostOf[r] >= 0 && !fetches[r] && !s.pinned[r]) {
         s.pinned[r] = true;
+        s.version++;
       }
     }
     for (int k = 0; k < flows.size(); k++) {
       Flow f = flows.get(k);
-      if (s.pinned[f.reducer()] && s.hostOf[f.reducer()] == f.src()) {
+      if (s.pinned[f.reducer()] && s.hostOf[f.reducer()] == f.src() && s.remaining[k] > 0) {
         s.remaining[k] = 0; // local: crosses no link
+        s.version++;
       }
     }
   }
@@ -264,11 +278,13 @@ public final class ScheduleRunner {
   private void advance(List<State> active, double now, double until) {
     double dt = until - now;
     for (State s : active) {
+      boolean moved = false;
       for (int k = 0; k < s.rates.length; k++) {
         double rate = s.rates[k];
         if (rate <= 0) {
           continue;
         }
+        moved = true;
         List<Segment> segs = s.segments.get(k);
         Segment last = segs.isEmpty() ? null : segs.get(segs.size() - 1);
         if (last != null && last.end() == now && Math.abs(last.rate() - rate) <= 1e-12 * rate) {
@@ -281,6 +297,9 @@ public final class ScheduleRunner {
         if (s.remaining[k] <= 1e-9 * bytes + 1e-6) {
           s.remaining[k] = 0;
         }
+      }
+      if (moved) {
+        s.version++;
       }
     }
   }

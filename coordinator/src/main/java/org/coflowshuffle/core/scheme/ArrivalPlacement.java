@@ -7,9 +7,9 @@ import org.coflowshuffle.core.policy.ActiveCoflow;
 import org.coflowshuffle.core.policy.ClusterView;
 
 /**
- * Placement decided once, when a coflow is first seen, as the baselines do (random for fair
- * sharing and Varys, scheduling-aware for NEAT). Reducers for which no slot is free wait and are
- * placed at a later invocation (multi-wave).
+ * Placement decided once, when a coflow is first seen, as the baselines do (random for fair sharing
+ * and Varys, scheduling-aware for NEAT). Reducers for which no slot is free wait and are placed at
+ * a later invocation (multi-wave).
  */
 abstract class ArrivalPlacement {
 

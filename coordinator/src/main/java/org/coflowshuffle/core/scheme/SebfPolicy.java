@@ -52,7 +52,8 @@ final class SebfPolicy implements SchedulingPolicy {
       order[i] = i;
       bottleneck[i] = bottleneck(active.get(i), hostOf[i], freeIn, freeOut);
     }
-    Arrays.sort(order, Comparator.comparingDouble((Integer i) -> bottleneck[i]).thenComparingInt(i -> i));
+    Arrays.sort(
+        order, Comparator.comparingDouble((Integer i) -> bottleneck[i]).thenComparingInt(i -> i));
     double[][] rates = new double[active.size()][];
     for (int i : order) {
       ActiveCoflow a = active.get(i);
@@ -97,7 +98,8 @@ final class SebfPolicy implements SchedulingPolicy {
   }
 
   /** Effective bottleneck: time to finish alone on the given free bandwidth. */
-  private static double bottleneck(ActiveCoflow a, int[] hostOf, double[] freeIn, double[] freeOut) {
+  private static double bottleneck(
+      ActiveCoflow a, int[] hostOf, double[] freeIn, double[] freeOut) {
     double[] in = new double[freeIn.length];
     double[] out = new double[freeOut.length];
     List<Flow> flows = a.coflow().flows();

@@ -3,11 +3,16 @@ package org.coflowshuffle.core.scheme;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.PriorityQueue;
+import java.util.Set;
 import org.coflowshuffle.core.model.Flow;
 import org.coflowshuffle.core.plan.CoflowDemand;
 import org.coflowshuffle.core.plan.CoflowPlan;
+import org.coflowshuffle.core.plan.CoflowShape;
 import org.coflowshuffle.core.plan.NetworkProfile;
 import org.coflowshuffle.core.plan.Planner;
 import org.coflowshuffle.core.plan.RateRule;
@@ -20,14 +25,20 @@ import org.coflowshuffle.core.policy.SchedulingPolicy;
 /**
  * Algorithm 1 of the RPC paper: serve coflows one at a time, shortest estimated completion first,
  * each planned against the bandwidth the coflows before it have left (so a coflow planned later
- * sees when each host frees up); coflows that have waited longer than the threshold delta go
- * first, longest-waiting first (lines 6-9). Re-run on every arrival and flow completion, so a
- * shorter arrival preempts.
+ * sees when each host frees up); coflows that have waited longer than the threshold delta go first,
+ * longest-waiting first (lines 6-9). Re-run on every arrival and flow completion, so a shorter
+ * arrival preempts.
  *
- * <p>Instead of re-planning every remaining coflow after each commit (O(C^2) plans), plans are
- * kept in a queue keyed by their last estimate and re-planned only when they reach its head: since
- * B only shrinks as coflows are committed, an old estimate is a lower bound, so the coflow chosen
- * is the one the full loop would choose.
+ * <p>Instead of re-planning every remaining coflow after each commit (O(C^2) plans), plans are kept
+ * in a queue keyed by their last estimate and re-planned only when they reach its head: since B
+ * only shrinks as coflows are committed, an old estimate is a lower bound, so the coflow chosen is
+ * the one the full loop would choose. Once no host has incoming bandwidth free now, the coflows not
+ * yet served get no rate whatever their plan, so (unless work-conserving) planning stops there;
+ * they are ordered again at the next event.
+ *
+ * <p>What depends only on a coflow's unchanged state is kept across invocations: its aggregated
+ * demand, and its plan on the whole cluster (the first round's B is always the whole cluster, so
+ * such a plan only shifts in time).
  */
 public final class SrtfPolicy implements SchedulingPolicy {
 
@@ -53,9 +64,18 @@ public final class SrtfPolicy implements SchedulingPolicy {
 
   private record Entry(double key, int index, int version, CoflowPlan plan) {}
 
+  /** A plan made on the whole cluster at time {@code at}, for one version and slot occupancy. */
+  private record IsolatedPlan(long version, int[] slotsInUse, double at, CoflowPlan plan) {}
+
+  private final Map<Integer, CoflowShape> shapes = new HashMap<>();
+  private final Map<Integer, CoflowDemand> demands = new HashMap<>();
+  private final Map<Integer, IsolatedPlan> isolated = new HashMap<>();
+  private final Map<Integer, double[]> zeros = new HashMap<>();
+
   @Override
   public Decision decide(ClusterView view) {
     List<ActiveCoflow> active = view.coflows();
+    forgetFinished(active);
     NetworkProfile net = new NetworkProfile(view.now(), view.hosts(), view.slotsInUse());
     CoflowAssignment[] out = new CoflowAssignment[active.size()];
     List<Integer> starving = new ArrayList<>();
@@ -70,20 +90,22 @@ public final class SrtfPolicy implements SchedulingPolicy {
     // Lines 6-9: coflows past the starvation threshold, longest waiting first.
     starving.sort(Comparator.comparingDouble(i -> -active.get(i).waitingSince()));
     for (int i : starving) {
-      out[i] = commit(planner.plan(new CoflowDemand(active.get(i)), net), net);
+      out[i] = commit(planner.plan(demand(active.get(i)), net), net);
     }
     // Lines 10-15: shortest estimated completion first, against what is left.
     int commits = 0;
     PriorityQueue<Entry> queue =
-        new PriorityQueue<>(
-            Comparator.comparingDouble(Entry::key).thenComparingInt(Entry::index));
+        new PriorityQueue<>(Comparator.comparingDouble(Entry::key).thenComparingInt(Entry::index));
     for (int i = 0; i < active.size(); i++) {
       if (out[i] == null) {
-        CoflowPlan p = planner.plan(new CoflowDemand(active.get(i)), net);
+        CoflowPlan p =
+            starving.isEmpty()
+                ? isolatedPlan(active.get(i), view, net)
+                : planner.plan(demand(active.get(i)), net);
         queue.add(new Entry(p.finish(), i, commits, p));
       }
     }
-    while (!queue.isEmpty()) {
+    while (!queue.isEmpty() && (workConserving || net.anyReducerBandwidthNow())) {
       Entry e = queue.poll();
       if (e.version() != commits) {
         CoflowPlan p = planner.plan(e.plan().demand(), net);
@@ -97,10 +119,57 @@ public final class SrtfPolicy implements SchedulingPolicy {
       out[e.index()] = commit(e.plan(), net);
       commits++;
     }
+    for (Entry e : queue) { // nothing is free now: these wait, with their pinned reducers only
+      ActiveCoflow a = active.get(e.index());
+      int[] hostOf = new int[a.hostOf().length];
+      for (int n = 0; n < hostOf.length; n++) {
+        hostOf[n] = a.pinned()[n] ? a.hostOf()[n] : -1;
+      }
+      out[e.index()] =
+          new CoflowAssignment(hostOf, zeros.computeIfAbsent(a.remaining().length, double[]::new));
+    }
     if (workConserving) {
       fillIdleBandwidth(active, out, net);
     }
     return new Decision(Arrays.asList(out), wakeUp);
+  }
+
+  private CoflowDemand demand(ActiveCoflow a) {
+    CoflowDemand d = demands.get(a.index());
+    if (d == null || d.active().version() != a.version()) {
+      CoflowShape shape = shapes.computeIfAbsent(a.index(), i -> new CoflowShape(a.coflow()));
+      d = new CoflowDemand(a, shape);
+      demands.put(a.index(), d);
+    }
+    return d;
+  }
+
+  /** The coflow's plan on the whole cluster, reused while its state and the slots are unchanged. */
+  private CoflowPlan isolatedPlan(ActiveCoflow a, ClusterView view, NetworkProfile net) {
+    IsolatedPlan cached = isolated.get(a.index());
+    if (cached != null
+        && cached.version() == a.version()
+        && Arrays.equals(cached.slotsInUse(), view.slotsInUse())) {
+      CoflowPlan p = cached.plan();
+      double shift = view.now() - cached.at();
+      return new CoflowPlan(demand(a), p.hostOf(), p.finish() + shift, p.received(), p.sent());
+    }
+    CoflowPlan p = planner.plan(demand(a), net);
+    isolated.put(
+        a.index(), new IsolatedPlan(a.version(), view.slotsInUse().clone(), view.now(), p));
+    return p;
+  }
+
+  private void forgetFinished(List<ActiveCoflow> active) {
+    if (shapes.size() > active.size()) {
+      Set<Integer> live = new HashSet<>();
+      for (ActiveCoflow a : active) {
+        live.add(a.index());
+      }
+      shapes.keySet().retainAll(live);
+      demands.keySet().retainAll(live);
+      isolated.keySet().retainAll(live);
+    }
   }
 
   private CoflowAssignment commit(CoflowPlan plan, NetworkProfile net) {
@@ -124,8 +193,7 @@ public final class SrtfPolicy implements SchedulingPolicy {
         }
       }
     }
-    flows.sort(
-        Comparator.comparingDouble(f -> -active.get(f[0]).remaining()[f[1]]));
+    flows.sort(Comparator.comparingDouble(f -> -active.get(f[0]).remaining()[f[1]]));
     for (int[] f : flows) {
       Flow flow = active.get(f[0]).coflow().flows().get(f[1]);
       int dst = out[f[0]].hostOf()[flow.reducer()];

@@ -10,8 +10,8 @@ import org.coflowshuffle.core.placement.MakespanProblem;
 import org.junit.jupiter.api.Test;
 
 /**
- * The combinatorial solution of (6) for related machines reaches the same alpha as the LP, and
- * its rounding keeps Algorithm 2's factor 2.
+ * The combinatorial solution of (6) for related machines reaches the same alpha as the LP, and its
+ * rounding keeps Algorithm 2's factor 2.
  */
 class RelatedMachinesPlacementTest {
 
@@ -69,7 +69,8 @@ class RelatedMachinesPlacementTest {
       double makespan = MakespanProblem.related(work, speed).makespan(r.hostOf());
       assertEquals(m, r.alpha(), 1e-9);
       assertTrue(makespan <= (2 * m - 1) + 1e-9, "M=" + m + " makespan " + makespan);
-      System.out.printf("Theorem 6, M=%d: alpha %.3f, poured+rounded makespan %.3f%n", m, r.alpha(), makespan);
+      System.out.printf(
+          "Theorem 6, M=%d: alpha %.3f, poured+rounded makespan %.3f%n", m, r.alpha(), makespan);
     }
   }
 }

@@ -17,7 +17,8 @@ import org.junit.jupiter.api.Test;
 class FeasibilityCheckerTest {
 
   // Hosts: 0 S1 sender only, 1 M1 with one reducer slot, 2 M2.
-  // C1 (arrival 0): r1 free, r2 pinned to M2; flows S1->r1 100 B, M2->r2 50 B (local), S1->r2 100 B.
+  // C1 (arrival 0): r1 free, r2 pinned to M2;
+  //   flows S1->r1 100 B, M2->r2 50 B (local), S1->r2 100 B.
   // C2 (arrival 1): r3 free; flows S1->r3 50 B, M1->r3 20 B (local once r3 is on M1).
   private static final Instance INSTANCE =
       new Instance(
@@ -176,10 +177,11 @@ class FeasibilityCheckerTest {
   @Test
   void catchesTooManyActiveReducers() {
     // r3 joins M1 at 1.0 while r1 (active until 2.0) is still there; M1 has one slot.
+    flows.set(3, new FlowSchedule(1, 0, 1, List.of(new Segment(1, 1.5, 100))));
     flows.set(
-        3, new FlowSchedule(1, 0, 1, List.of(new Segment(1, 1.5, 100))));
-    flows.set(0, new FlowSchedule(0, 0, 1, List.of(new Segment(0, 0.5, 100), new Segment(1.5, 2, 100))));
-    flows.set(2, new FlowSchedule(0, 2, 2, List.of(new Segment(0.5, 1, 100), new Segment(2, 2.5, 100))));
+        0, new FlowSchedule(0, 0, 1, List.of(new Segment(0, 0.5, 100), new Segment(1.5, 2, 100))));
+    flows.set(
+        2, new FlowSchedule(0, 2, 2, List.of(new Segment(0.5, 1, 100), new Segment(2, 2.5, 100))));
     coflows.set(0, new CoflowSchedule(0, 0, 2.5, new int[] {1, 2}));
     coflows.set(1, new CoflowSchedule(1, 1, 1.5, new int[] {1}));
     assertViolation(

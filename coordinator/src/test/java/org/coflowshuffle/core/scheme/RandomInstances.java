@@ -41,7 +41,8 @@ final class RandomInstances {
     for (int j = 0; j < m; j++) {
       // Host 0 takes the pinned reducers, so its slots stay unlimited.
       int slots = j > 0 && rnd.nextInt(4) == 0 ? 1 + rnd.nextInt(2) : Host.UNLIMITED_SLOTS;
-      hosts.add(new Host("H" + j, bandwidth(rnd), bandwidth(rnd), slots, j == 0 || rnd.nextBoolean()));
+      hosts.add(
+          new Host("H" + j, bandwidth(rnd), bandwidth(rnd), slots, j == 0 || rnd.nextBoolean()));
     }
     List<Coflow> coflows = new ArrayList<>();
     int c = 1 + rnd.nextInt(4);
@@ -53,7 +54,13 @@ final class RandomInstances {
   }
 
   private static Coflow coflow(
-      Random rnd, String id, double arrival, int firstSender, int senders, int reducers, boolean pins) {
+      Random rnd,
+      String id,
+      double arrival,
+      int firstSender,
+      int senders,
+      int reducers,
+      boolean pins) {
     List<Reducer> rs = new ArrayList<>();
     List<Flow> flows = new ArrayList<>();
     for (int r = 0; r < reducers; r++) {

@@ -36,7 +36,8 @@ class SingleCoflowOptimumTest {
       double faithful = trial % 3 == 0 ? cct(inst, "rpc-faithful") : opt;
       assertTrue(rpc >= opt * (1 - 1e-9), "rpc " + rpc + " below optimum " + opt);
       assertTrue(rpc <= 2 * opt * (1 + 1e-9), "rpc " + rpc + " above twice optimum " + opt);
-      assertTrue(faithful >= opt * (1 - 1e-9) && faithful <= 2 * opt * (1 + 1e-9),
+      assertTrue(
+          faithful >= opt * (1 - 1e-9) && faithful <= 2 * opt * (1 + 1e-9),
           "rpc-faithful " + faithful + " vs optimum " + opt);
       if (opt > 0) {
         worst = Math.max(worst, rpc / opt);
