@@ -68,7 +68,7 @@ public final class DecisionBenchmark {
     TimedPolicy timed =
         new TimedPolicy(Schemes.create(scheme, SchemeOptions.defaults()), maxInvocations);
     try {
-      ScheduleRunner.run(instance, timed);
+      ScheduleRunner.completionTimes(instance, timed);
     } catch (TimedPolicy.Enough e) {
       // measured enough invocations
     }

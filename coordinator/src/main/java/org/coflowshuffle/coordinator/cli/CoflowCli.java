@@ -28,6 +28,8 @@ public final class CoflowCli {
   public static Map<String, Command> defaultCommands() {
     Map<String, Command> commands = new LinkedHashMap<>();
     commands.put("solve", new SolveCommand());
+    commands.put("compare", new CompareCommand());
+    commands.put("bench", new BenchCommand());
     return commands;
   }
 

@@ -35,7 +35,7 @@ public final class SolveCommand implements Command {
   private static final String PREFIX = "coflow solve: ";
 
   /** Bad arguments or bad input, reported as one line with exit status 2. */
-  private static final class UsageException extends Exception {
+  static final class UsageException extends Exception {
     private static final long serialVersionUID = 1L;
 
     UsageException(String message) {
@@ -44,7 +44,7 @@ public final class SolveCommand implements Command {
   }
 
   /** The parsed command line. */
-  private record Options(String scheme, SchemeOptions schemeOptions, String file, boolean help) {}
+  record Options(String scheme, SchemeOptions schemeOptions, String file, boolean help) {}
 
   @Override
   public String summary() {
@@ -95,7 +95,7 @@ public final class SolveCommand implements Command {
     return 0;
   }
 
-  private static Options parse(String[] args) throws UsageException {
+  static Options parse(String[] args) throws UsageException {
     String scheme = DEFAULT_SCHEME;
     long seed = SchemeOptions.defaults().seed();
     double delta = SchemeOptions.DEFAULT_STARVATION_THRESHOLD;
@@ -183,7 +183,7 @@ public final class SolveCommand implements Command {
     return value;
   }
 
-  private static Instance read(String file, InputStream in) throws UsageException {
+  static Instance read(String file, InputStream in) throws UsageException {
     try {
       return file.equals("-") ? InstanceReader.read(in) : InstanceReader.read(Path.of(file));
     } catch (InstanceFormatException e) {
@@ -221,11 +221,11 @@ public final class SolveCommand implements Command {
     out.println("  --work-conserving   give idle bandwidth to waiting flows");
   }
 
-  private static String label(String file) {
+  static String label(String file) {
     return file.equals("-") ? "<stdin>" : file;
   }
 
-  private static String oneLine(String s) {
+  static String oneLine(String s) {
     return s == null ? "(no message)" : s.strip().replaceAll("\\s*\\R\\s*", " ");
   }
 }

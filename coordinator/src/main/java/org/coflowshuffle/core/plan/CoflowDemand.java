@@ -1,8 +1,6 @@
 package org.coflowshuffle.core.plan;
 
 import java.util.Arrays;
-import java.util.List;
-import org.coflowshuffle.core.model.Host;
 import org.coflowshuffle.core.policy.ActiveCoflow;
 
 /**
@@ -22,26 +20,32 @@ public final class CoflowDemand {
   private final int[] pinnedHost;
 
   public CoflowDemand(ActiveCoflow active) {
-    this(active, new CoflowShape(active.coflow()));
+    this(active, new CoflowShape(active.coflow()), true);
   }
 
-  public CoflowDemand(ActiveCoflow active, CoflowShape shape) {
+  /**
+   * @param locality whether to keep bytes per (reducer, source host), needed only when some sender
+   *     may also run reducers
+   */
+  public CoflowDemand(ActiveCoflow active, CoflowShape shape, boolean locality) {
     this.active = active;
     this.shape = shape;
     int reducers = active.coflow().reducers().size();
     double[] remaining = active.remaining();
-    slotBytes = new double[shape.sourceOfSlot.length];
-    for (int k = 0; k < remaining.length; k++) {
-      slotBytes[shape.slotOfFlow[k]] += remaining[k];
-    }
     work = new double[reducers];
-    double[] perHost =
-        new double[shape.senders.length == 0 ? 0 : shape.senders[shape.senders.length - 1] + 1];
-    for (int n = 0; n < reducers; n++) {
-      for (int s = shape.firstSlot[n]; s < shape.firstSlot[n + 1]; s++) {
-        work[n] += slotBytes[s];
-        perHost[shape.sourceOfSlot[s]] += slotBytes[s];
+    int maxSender = shape.senders.length == 0 ? -1 : shape.senders[shape.senders.length - 1];
+    double[] perHost = new double[maxSender + 1];
+    for (int k = 0; k < remaining.length; k++) { // in flow order: sequential in memory
+      work[shape.reducerOfFlow[k]] += remaining[k];
+      perHost[shape.sourceOfFlow[k]] += remaining[k];
+    }
+    if (locality) {
+      slotBytes = new double[shape.sourceOfSlot.length];
+      for (int k = 0; k < remaining.length; k++) {
+        slotBytes[shape.slotOfFlow[k]] += remaining[k];
       }
+    } else {
+      slotBytes = null;
     }
     senderBytes = new double[shape.senders.length];
     for (int i = 0; i < senderBytes.length; i++) {
@@ -66,8 +70,11 @@ public final class CoflowDemand {
     return work[n];
   }
 
-  /** Remaining bytes of reducer n that sit on {@code host}. */
+  /** Remaining bytes of reducer n that sit on {@code host} (0 when built without locality). */
   public double bytesFrom(int n, int host) {
+    if (slotBytes == null) {
+      return 0;
+    }
     int from = shape.firstSlot[n];
     int i = Arrays.binarySearch(shape.sourceOfSlot, from, shape.firstSlot[n + 1], host);
     return i >= 0 ? slotBytes[i] : 0;
@@ -78,9 +85,15 @@ public final class CoflowDemand {
     return work[n] - bytesFrom(n, host);
   }
 
-  /** The source host holding most of reducer n's remaining bytes, or -1 if it has none. */
+  /**
+   * The source host holding most of reducer n's remaining bytes, or -1 if it has none (or the
+   * demand was built without locality).
+   */
   public int largestSource(int n) {
     int best = -1;
+    if (slotBytes == null) {
+      return best;
+    }
     double most = 0;
     for (int s = shape.firstSlot[n]; s < shape.firstSlot[n + 1]; s++) {
       if (slotBytes[s] > most) {
@@ -92,26 +105,31 @@ public final class CoflowDemand {
   }
 
   /** True when some sender may also run reducers, so placement can make flows local. */
-  public boolean sendersCanHostReducers(List<Host> hosts) {
-    for (int u : shape.senders) {
-      if (hosts.get(u).canHostReducers()) {
-        return true;
+  public boolean hasLocality() {
+    return slotBytes != null;
+  }
+
+  /** Subtracts from {@code sent} (per host) the bytes of the reducers {@code hostOf} leaves out. */
+  void subtractUnplaced(int[] hostOf, double[] sent) {
+    if (slotBytes != null) {
+      for (int n = 0; n < work.length; n++) {
+        for (int s = shape.firstSlot[n]; hostOf[n] < 0 && s < shape.firstSlot[n + 1]; s++) {
+          sent[shape.sourceOfSlot[s]] -= slotBytes[s];
+        }
+      }
+      return;
+    }
+    double[] remaining = active.remaining();
+    for (int k = 0; k < remaining.length; k++) { // one pass in flow order
+      if (hostOf[shape.reducerOfFlow[k]] < 0) {
+        sent[shape.sourceOfFlow[k]] -= remaining[k];
       }
     }
-    return false;
   }
 
-  /** Calls {@code action} with each source host of reducer n and its remaining bytes there. */
-  void forEachSource(int n, SourceAction action) {
-    for (int s = shape.firstSlot[n]; s < shape.firstSlot[n + 1]; s++) {
-      action.accept(shape.sourceOfSlot[s], slotBytes[s]);
-    }
-  }
-
-  /** Receives one (source host, bytes) pair. */
-  @FunctionalInterface
-  interface SourceAction {
-    void accept(int host, double bytes);
+  /** The coflow's fixed structure (flows grouped by reducer); do not modify its arrays. */
+  CoflowShape shape() {
+    return shape;
   }
 
   /** Distinct sending hosts (ascending); do not modify. */

@@ -4,6 +4,7 @@ import java.util.Arrays;
 import java.util.List;
 import org.coflowshuffle.core.model.Coflow;
 import org.coflowshuffle.core.model.Flow;
+import org.coflowshuffle.core.model.Host;
 
 /**
  * The fixed structure of a coflow, computed once: its flows grouped by reducer and, within a
@@ -19,6 +20,8 @@ public final class CoflowShape {
   final int[] firstSlot; // per reducer n: its slots are [firstSlot[n], firstSlot[n + 1])
   final int[] sourceOfSlot; // ascending within each reducer
   final int[] senders; // distinct source hosts, ascending
+  final int[] sourceOfFlow; // per flow, in flow order: loops over flows stay sequential in memory
+  final int[] reducerOfFlow;
 
   public CoflowShape(Coflow coflow) {
     List<Flow> flows = coflow.flows();
@@ -30,6 +33,12 @@ public final class CoflowShape {
     for (int k = 0; k < keys.length; k++) {
       Flow f = flows.get(k);
       keys[k] = ((long) f.reducer() << (2 * BITS)) | ((long) f.src() << BITS) | k;
+    }
+    sourceOfFlow = new int[keys.length];
+    reducerOfFlow = new int[keys.length];
+    for (int k = 0; k < keys.length; k++) {
+      sourceOfFlow[k] = flows.get(k).src();
+      reducerOfFlow[k] = flows.get(k).reducer();
     }
     Arrays.sort(keys);
     slotOfFlow = new int[keys.length];
@@ -55,5 +64,15 @@ public final class CoflowShape {
       firstSlot[n] = s;
     }
     senders = Arrays.stream(sourceOfSlot).distinct().sorted().toArray();
+  }
+
+  /** True when some sender of the coflow may also run reducers, so locality matters. */
+  public boolean sendersMayHostReducers(List<Host> hosts) {
+    for (int u : senders) {
+      if (hosts.get(u).canHostReducers()) {
+        return true;
+      }
+    }
+    return false;
   }
 }

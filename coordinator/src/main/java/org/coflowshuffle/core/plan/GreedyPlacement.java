@@ -19,7 +19,7 @@ public final class GreedyPlacement implements PlacementMethod {
       NetworkProfile net,
       int[] hostOf) {
     double[] load = Arrays.copyOf(loads, loads.length);
-    boolean local = d.sendersCanHostReducers(net.hosts());
+    boolean local = d.hasLocality();
     for (int n : bySizeDescending(d, reducers)) {
       int best = -1;
       double bestFinish = Double.POSITIVE_INFINITY;

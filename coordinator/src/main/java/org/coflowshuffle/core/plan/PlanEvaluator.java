@@ -28,8 +28,10 @@ public final class PlanEvaluator {
         sent[h] -= local;
       } else {
         unplaced += d.work(n);
-        d.forEachSource(n, (src, bytes) -> sent[src] -= bytes);
       }
+    }
+    if (unplaced > 0) {
+      d.subtractUnplaced(hostOf, sent);
     }
     double finish = net.now();
     double inTotal = 0;
@@ -53,5 +55,52 @@ public final class PlanEvaluator {
       finish += inTotal > 0 ? unplaced / inTotal : Double.POSITIVE_INFINITY;
     }
     return new CoflowPlan(d, hostOf, finish, received, sent);
+  }
+
+  /**
+   * A time before which the coflow cannot finish under any placement, from LP (3)'s relaxation: all
+   * reducer hosts merged into one (with the whole cluster's bandwidth), each sender's bytes over
+   * its bandwidth, and the largest reducer on the fastest host. Cheap (no placement), it orders
+   * coflows until they are planned. With locality no byte is surely remote, so it is just "now".
+   */
+  public static double lowerBound(CoflowDemand d, NetworkProfile net) {
+    double now = net.now();
+    if (d.hasLocality()) {
+      return now;
+    }
+    double total = 0;
+    double largest = 0;
+    double[] pinned = null; // bytes each host must receive for pinned reducers
+    for (int n = 0; n < d.reducers(); n++) {
+      total += d.work(n);
+      int h = d.pinnedHost(n);
+      if (h < 0) {
+        largest = Math.max(largest, d.work(n));
+      } else {
+        pinned = pinned == null ? new double[net.hostCount()] : pinned;
+        pinned[h] += d.work(n);
+      }
+    }
+    double sumIn = 0;
+    double fastest = 0;
+    for (int j = 0; j < net.hostCount(); j++) {
+      if (net.hosts().get(j).acceptsReducers()) {
+        sumIn += net.hosts().get(j).inBytesPerSec();
+        fastest = Math.max(fastest, net.hosts().get(j).inBytesPerSec());
+      }
+    }
+    double bound = total > 0 ? total / sumIn : 0;
+    for (int j = 0; pinned != null && j < pinned.length; j++) {
+      if (pinned[j] > 0) {
+        bound = Math.max(bound, pinned[j] / net.hosts().get(j).inBytesPerSec());
+      }
+    }
+    bound = Math.max(bound, largest > 0 ? largest / fastest : 0);
+    int[] senders = d.senders();
+    double[] bytes = d.senderBytes();
+    for (int i = 0; i < senders.length; i++) {
+      bound = Math.max(bound, bytes[i] / net.hosts().get(senders[i]).outBytesPerSec());
+    }
+    return now + bound;
   }
 }

@@ -1,8 +1,5 @@
 package org.coflowshuffle.core.plan;
 
-import java.util.List;
-import org.coflowshuffle.core.model.Flow;
-
 /**
  * RPC's rates: every host that receives for the coflow takes all the incoming bandwidth it has
  * left, shared among its flows in proportion to their remaining bytes, so that they end together
@@ -16,33 +13,45 @@ public final class ReceiverDrivenRates implements RateRule {
   @Override
   public double[] commit(CoflowPlan plan, NetworkProfile net) {
     CoflowDemand d = plan.demand();
-    List<Flow> flows = d.active().coflow().flows();
+    CoflowShape shape = d.shape();
     double[] remaining = d.active().remaining();
-    double[] rates = new double[flows.size()];
-    double[] senderLoad = new double[net.hostCount()];
-    for (int k = 0; k < rates.length; k++) {
-      Flow f = flows.get(k);
-      int h = plan.hostOf()[f.reducer()];
-      if (remaining[k] > 0 && h >= 0 && h != f.src() && plan.received()[h] > 0) {
-        rates[k] = remaining[k] * net.in(h).rateNow() / plan.received()[h];
-        senderLoad[f.src()] += rates[k];
+    int m = net.hostCount();
+    double[] theta = new double[d.reducers()]; // share of its remaining bytes per second
+    boolean any = false;
+    for (int n = 0; n < theta.length; n++) {
+      int h = plan.hostOf()[n];
+      if (h >= 0 && plan.received()[h] > 0 && net.in(h).rateNow() > 0) {
+        theta[n] = net.in(h).rateNow() / plan.received()[h];
+        any = true;
       }
     }
-    for (int k = 0; k < rates.length; k++) {
-      int u = flows.get(k).src();
-      if (rates[k] > 0 && senderLoad[u] > net.out(u).rateNow()) {
-        rates[k] *= net.out(u).rateNow() / senderLoad[u];
+    double[] rates = new double[remaining.length];
+    double[] actualIn = new double[m];
+    double[] actualOut = new double[m];
+    if (any) {
+      double[] senderLoad = new double[m];
+      for (int k = 0; k < rates.length; k++) { // flow order: sequential in memory
+        int n = shape.reducerOfFlow[k];
+        if (theta[n] > 0 && remaining[k] > 0 && shape.sourceOfFlow[k] != plan.hostOf()[n]) {
+          rates[k] = remaining[k] * theta[n];
+          senderLoad[shape.sourceOfFlow[k]] += rates[k];
+        }
+      }
+      double[] senderScale = new double[m];
+      for (int u = 0; u < m; u++) {
+        double free = net.out(u).rateNow();
+        senderScale[u] = senderLoad[u] > free ? free / senderLoad[u] : 1;
+      }
+      for (int k = 0; k < rates.length; k++) {
+        if (rates[k] > 0) {
+          int u = shape.sourceOfFlow[k];
+          rates[k] *= senderScale[u];
+          actualIn[plan.hostOf()[shape.reducerOfFlow[k]]] += rates[k];
+          actualOut[u] += rates[k];
+        }
       }
     }
-    double[] actualIn = new double[net.hostCount()];
-    double[] actualOut = new double[net.hostCount()];
-    for (int k = 0; k < rates.length; k++) {
-      if (rates[k] > 0) {
-        actualIn[plan.hostOf()[flows.get(k).reducer()]] += rates[k];
-        actualOut[flows.get(k).src()] += rates[k];
-      }
-    }
-    for (int j = 0; j < net.hostCount(); j++) {
+    for (int j = 0; j < m; j++) {
       take(net.in(j), plan.received()[j], actualIn[j], net.now(), true);
       take(net.out(j), plan.sent()[j], actualOut[j], net.now(), false);
     }

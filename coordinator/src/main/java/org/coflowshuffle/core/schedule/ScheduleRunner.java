@@ -26,19 +26,30 @@ public final class ScheduleRunner {
 
   private final Instance instance;
   private final SchedulingPolicy policy;
+  private final boolean keepSegments;
   private final List<Host> hosts;
   private final State[] states;
 
-  private ScheduleRunner(Instance instance, SchedulingPolicy policy) {
+  private ScheduleRunner(Instance instance, SchedulingPolicy policy, boolean keepSegments) {
     this.instance = instance;
     this.policy = policy;
+    this.keepSegments = keepSegments;
     this.hosts = instance.hosts();
     this.states = new State[instance.coflows().size()];
   }
 
   /** Runs {@code policy} on {@code instance} until every coflow is complete. */
   public static Schedule run(Instance instance, SchedulingPolicy policy) {
-    return new ScheduleRunner(instance, policy).run();
+    return new ScheduleRunner(instance, policy, true).run();
+  }
+
+  /**
+   * Like {@link #run} but keeps no per-flow rates: the schedule has every coflow's placement and
+   * completion and no flows. For large runs where only completion times matter, since a segment
+   * list per flow is most of the memory.
+   */
+  public static Schedule completionTimes(Instance instance, SchedulingPolicy policy) {
+    return new ScheduleRunner(instance, policy, false).run();
   }
 
   /** Mutable progress of one coflow. */
@@ -53,7 +64,7 @@ public final class ScheduleRunner {
     double finish = Double.NaN;
     long version;
 
-    State(int index, Coflow coflow) {
+    State(int index, Coflow coflow, boolean keepSegments) {
       this.index = index;
       this.coflow = coflow;
       int k = coflow.flows().size();
@@ -68,8 +79,8 @@ public final class ScheduleRunner {
         hostOf[r] = coflow.reducers().get(r).pinnedHost();
         pinned[r] = hostOf[r] >= 0;
       }
-      segments = new ArrayList<>(k);
-      for (int i = 0; i < k; i++) {
+      segments = new ArrayList<>(keepSegments ? k : 0);
+      for (int i = 0; keepSegments && i < k; i++) {
         segments.add(new ArrayList<>());
       }
       rates = new double[k];
@@ -93,7 +104,7 @@ public final class ScheduleRunner {
     while (next < order.length || !active.isEmpty()) {
       while (next < order.length && instance.coflows().get(order[next]).arrival() <= now) {
         int i = order[next++];
-        states[i] = new State(i, instance.coflows().get(i));
+        states[i] = new State(i, instance.coflows().get(i), keepSegments);
         active.add(states[i]);
       }
       if (active.isEmpty()) {
@@ -285,12 +296,8 @@ public final class ScheduleRunner {
           continue;
         }
         moved = true;
-        List<Segment> segs = s.segments.get(k);
-        Segment last = segs.isEmpty() ? null : segs.get(segs.size() - 1);
-        if (last != null && last.end() == now && Math.abs(last.rate() - rate) <= 1e-12 * rate) {
-          segs.set(segs.size() - 1, new Segment(last.start(), until, last.rate()));
-        } else {
-          segs.add(new Segment(now, until, rate));
+        if (keepSegments) {
+          record(s.segments.get(k), now, until, rate);
         }
         double bytes = s.coflow.flows().get(k).bytes();
         s.remaining[k] -= rate * dt;
@@ -301,6 +308,16 @@ public final class ScheduleRunner {
       if (moved) {
         s.version++;
       }
+    }
+  }
+
+  /** Appends a constant-rate stretch, merged with the previous one when it continues it. */
+  private static void record(List<Segment> segs, double now, double until, double rate) {
+    Segment last = segs.isEmpty() ? null : segs.get(segs.size() - 1);
+    if (last != null && last.end() == now && Math.abs(last.rate() - rate) <= 1e-12 * rate) {
+      segs.set(segs.size() - 1, new Segment(last.start(), until, last.rate()));
+    } else {
+      segs.add(new Segment(now, until, rate));
     }
   }
 
@@ -332,7 +349,7 @@ public final class ScheduleRunner {
     List<FlowSchedule> flows = new ArrayList<>();
     for (State s : states) {
       coflows.add(new CoflowSchedule(s.index, s.coflow.arrival(), s.finish, s.hostOf.clone()));
-      for (int k = 0; k < s.remaining.length; k++) {
+      for (int k = 0; keepSegments && k < s.remaining.length; k++) {
         int dst = s.hostOf[s.coflow.flows().get(k).reducer()];
         flows.add(new FlowSchedule(s.index, k, dst, s.segments.get(k)));
       }

@@ -14,6 +14,7 @@ import org.coflowshuffle.core.plan.CoflowDemand;
 import org.coflowshuffle.core.plan.CoflowPlan;
 import org.coflowshuffle.core.plan.CoflowShape;
 import org.coflowshuffle.core.plan.NetworkProfile;
+import org.coflowshuffle.core.plan.PlanEvaluator;
 import org.coflowshuffle.core.plan.Planner;
 import org.coflowshuffle.core.plan.RateRule;
 import org.coflowshuffle.core.policy.ActiveCoflow;
@@ -36,9 +37,8 @@ import org.coflowshuffle.core.policy.SchedulingPolicy;
  * yet served get no rate whatever their plan, so (unless work-conserving) planning stops there;
  * they are ordered again at the next event.
  *
- * <p>What depends only on a coflow's unchanged state is kept across invocations: its aggregated
- * demand, and its plan on the whole cluster (the first round's B is always the whole cluster, so
- * such a plan only shifts in time).
+ * <p>The queue starts from LP (3)'s lower bound of each coflow, so a coflow is planned only when it
+ * nears the head. A coflow's aggregated demand is kept across invocations while it is unchanged.
  */
 public final class SrtfPolicy implements SchedulingPolicy {
 
@@ -62,14 +62,14 @@ public final class SrtfPolicy implements SchedulingPolicy {
     return name;
   }
 
-  private record Entry(double key, int index, int version, CoflowPlan plan) {}
-
-  /** A plan made on the whole cluster at time {@code at}, for one version and slot occupancy. */
-  private record IsolatedPlan(long version, int[] slotsInUse, double at, CoflowPlan plan) {}
+  /**
+   * A coflow in the queue: {@code key} is a lower bound of its completion against the current B,
+   * and exact, with {@code plan}, when {@code version} equals the number of commits so far.
+   */
+  private record Entry(double key, int index, int version, CoflowDemand demand, CoflowPlan plan) {}
 
   private final Map<Integer, CoflowShape> shapes = new HashMap<>();
   private final Map<Integer, CoflowDemand> demands = new HashMap<>();
-  private final Map<Integer, IsolatedPlan> isolated = new HashMap<>();
   private final Map<Integer, double[]> zeros = new HashMap<>();
 
   @Override
@@ -90,27 +90,24 @@ public final class SrtfPolicy implements SchedulingPolicy {
     // Lines 6-9: coflows past the starvation threshold, longest waiting first.
     starving.sort(Comparator.comparingDouble(i -> -active.get(i).waitingSince()));
     for (int i : starving) {
-      out[i] = commit(planner.plan(demand(active.get(i)), net), net);
+      out[i] = commit(planner.plan(demand(active.get(i), view), net), net);
     }
     // Lines 10-15: shortest estimated completion first, against what is left.
     int commits = 0;
-    PriorityQueue<Entry> queue =
-        new PriorityQueue<>(Comparator.comparingDouble(Entry::key).thenComparingInt(Entry::index));
+    Comparator<Entry> order = Comparator.comparingDouble(Entry::key).thenComparingInt(Entry::index);
+    PriorityQueue<Entry> queue = new PriorityQueue<>(order);
     for (int i = 0; i < active.size(); i++) {
       if (out[i] == null) {
-        CoflowPlan p =
-            starving.isEmpty()
-                ? isolatedPlan(active.get(i), view, net)
-                : planner.plan(demand(active.get(i)), net);
-        queue.add(new Entry(p.finish(), i, commits, p));
+        CoflowDemand d = demand(active.get(i), view);
+        queue.add(new Entry(PlanEvaluator.lowerBound(d, net), i, -1, d, null));
       }
     }
     while (!queue.isEmpty() && (workConserving || net.anyReducerBandwidthNow())) {
       Entry e = queue.poll();
       if (e.version() != commits) {
-        CoflowPlan p = planner.plan(e.plan().demand(), net);
-        Entry fresh = new Entry(p.finish(), e.index(), commits, p);
-        if (!queue.isEmpty() && queue.peek().key() < fresh.key()) {
+        CoflowPlan p = planner.plan(e.demand(), net);
+        Entry fresh = new Entry(p.finish(), e.index(), commits, e.demand(), p);
+        if (!queue.isEmpty() && order.compare(queue.peek(), fresh) < 0) {
           queue.add(fresh);
           continue;
         }
@@ -134,30 +131,15 @@ public final class SrtfPolicy implements SchedulingPolicy {
     return new Decision(Arrays.asList(out), wakeUp);
   }
 
-  private CoflowDemand demand(ActiveCoflow a) {
+  /** The coflow's aggregated demand, rebuilt only when its state changed. */
+  private CoflowDemand demand(ActiveCoflow a, ClusterView view) {
     CoflowDemand d = demands.get(a.index());
     if (d == null || d.active().version() != a.version()) {
       CoflowShape shape = shapes.computeIfAbsent(a.index(), i -> new CoflowShape(a.coflow()));
-      d = new CoflowDemand(a, shape);
+      d = new CoflowDemand(a, shape, shape.sendersMayHostReducers(view.hosts()));
       demands.put(a.index(), d);
     }
     return d;
-  }
-
-  /** The coflow's plan on the whole cluster, reused while its state and the slots are unchanged. */
-  private CoflowPlan isolatedPlan(ActiveCoflow a, ClusterView view, NetworkProfile net) {
-    IsolatedPlan cached = isolated.get(a.index());
-    if (cached != null
-        && cached.version() == a.version()
-        && Arrays.equals(cached.slotsInUse(), view.slotsInUse())) {
-      CoflowPlan p = cached.plan();
-      double shift = view.now() - cached.at();
-      return new CoflowPlan(demand(a), p.hostOf(), p.finish() + shift, p.received(), p.sent());
-    }
-    CoflowPlan p = planner.plan(demand(a), net);
-    isolated.put(
-        a.index(), new IsolatedPlan(a.version(), view.slotsInUse().clone(), view.now(), p));
-    return p;
   }
 
   private void forgetFinished(List<ActiveCoflow> active) {
@@ -168,7 +150,6 @@ public final class SrtfPolicy implements SchedulingPolicy {
       }
       shapes.keySet().retainAll(live);
       demands.keySet().retainAll(live);
-      isolated.keySet().retainAll(live);
     }
   }
 

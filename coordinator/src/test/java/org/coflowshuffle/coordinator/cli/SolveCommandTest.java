@@ -12,6 +12,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.coflowshuffle.testing.Examples;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -54,16 +55,6 @@ class SolveCommandTest {
     assertEquals(line + System.lineSeparator(), r.err());
   }
 
-  private static Path fig1() {
-    for (Path d = Path.of("").toAbsolutePath(); d != null; d = d.getParent()) {
-      Path candidate = d.resolve("shared/spec/fig1.json");
-      if (Files.isRegularFile(candidate)) {
-        return candidate;
-      }
-    }
-    throw new AssertionError("shared/spec/fig1.json not found above the working directory");
-  }
-
   @Test
   void rejectsAMissingFile() {
     Path missing = dir.resolve("nope.json");
@@ -96,14 +87,14 @@ class SolveCommandTest {
   @Test
   void rejectsAnUnknownScheme() {
     assertUsageError(
-        solve("--scheme", "magic", fig1().toString()),
+        solve("--scheme", "magic", Examples.fig1().toString()),
         "coflow solve: unknown scheme \"magic\" (schemes: rpc, rpc-faithful, fair, varys, neat)");
   }
 
   @Test
   void rejectsAnUnknownFlag() {
     assertUsageError(
-        solve("--fast", fig1().toString()),
+        solve("--fast", Examples.fig1().toString()),
         "coflow solve: unknown option \"--fast\"; usage: " + SolveCommand.USAGE_LINE);
   }
 
@@ -132,7 +123,8 @@ class SolveCommandTest {
   @Test
   void rejectsAnUnknownCommand() {
     Result r = run(new String[] {"frobnicate"}, new String[0], InputStream.nullInputStream());
-    assertUsageError(r, "coflow: unknown command \"frobnicate\" (commands: help, solve)");
+    assertUsageError(
+        r, "coflow: unknown command \"frobnicate\" (commands: help, solve, compare, bench)");
   }
 
   @Test
@@ -145,7 +137,7 @@ class SolveCommandTest {
 
   @Test
   void solvesFig1WithFairSharing() throws Exception {
-    Result r = solve("--scheme", "fair", "--seed", "7", fig1().toString());
+    Result r = solve("--scheme", "fair", "--seed", "7", Examples.fig1().toString());
     assertEquals(0, r.status(), r.err());
     assertEquals("", r.err());
     JsonNode schedule = new ObjectMapper().readTree(r.out());
@@ -158,7 +150,7 @@ class SolveCommandTest {
   @Test
   void solvesFig1FromStdinWithTheDefaultScheme() throws Exception {
     Result r;
-    try (InputStream in = Files.newInputStream(fig1())) {
+    try (InputStream in = Files.newInputStream(Examples.fig1())) {
       r = solve(in, "-");
     }
     assertEquals(0, r.status(), r.err());

@@ -7,27 +7,15 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
-import java.nio.file.Path;
 import org.coflowshuffle.core.model.Coflow;
 import org.coflowshuffle.core.model.Flow;
 import org.coflowshuffle.core.model.Host;
 import org.coflowshuffle.core.model.Instance;
 import org.coflowshuffle.core.model.Reducer;
+import org.coflowshuffle.testing.Examples;
 import org.junit.jupiter.api.Test;
 
 class InstanceReaderTest {
-
-  /** Finds {@code shared/spec/FILE} by walking up from the working directory. */
-  static Path specFile(String name) {
-    for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
-      Path candidate = dir.resolve("shared").resolve("spec").resolve(name);
-      if (Files.isRegularFile(candidate)) {
-        return candidate;
-      }
-    }
-    throw new AssertionError(
-        "shared/spec/" + name + " not found above " + Path.of("").toAbsolutePath());
-  }
 
   /** JSON with single quotes, for readable test data. */
   private static String json(String singleQuoted) {
@@ -61,7 +49,7 @@ class InstanceReaderTest {
 
   @Test
   void readsFig1() throws Exception {
-    Instance instance = InstanceReader.read(specFile("fig1.json"));
+    Instance instance = InstanceReader.read(Examples.fig1());
     assertEquals(6, instance.hosts().size());
     assertEquals(new Host("M1", 2.5e8, 2.5e8, Host.UNLIMITED_SLOTS, true), instance.hosts().get(0));
     assertEquals(
@@ -474,7 +462,7 @@ class InstanceReaderTest {
 
   @Test
   void readsFromAStream() throws Exception {
-    try (var in = Files.newInputStream(specFile("fig1.json"))) {
+    try (var in = Files.newInputStream(Examples.fig1())) {
       assertNotNull(InstanceReader.read(in));
     }
   }
