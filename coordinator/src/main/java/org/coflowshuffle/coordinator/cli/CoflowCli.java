@@ -6,6 +6,7 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.ServiceLoader;
 
 /**
  * Entry point of {@code bin/coflow}: dispatches {@code coflow NAME ARGS...} to the {@link Command}
@@ -22,14 +23,16 @@ public final class CoflowCli {
   }
 
   /**
-   * The project's subcommands. Register new ones here, one line each (e.g. {@code bench}); {@code
-   * help} is built in.
+   * The project's subcommands: this module's, then those other modules contribute through a {@link
+   * CommandProvider} on the classpath. {@code help} is built in.
    */
   public static Map<String, Command> defaultCommands() {
     Map<String, Command> commands = new LinkedHashMap<>();
     commands.put("solve", new SolveCommand());
     commands.put("compare", new CompareCommand());
-    commands.put("bench", new BenchCommand());
+    for (CommandProvider provider : ServiceLoader.load(CommandProvider.class)) {
+      commands.putAll(provider.commands());
+    }
     return commands;
   }
 

@@ -1,0 +1,72 @@
+package org.coflowshuffle.simulator;
+
+import java.io.PrintStream;
+import org.coflowshuffle.core.model.Instance;
+import org.coflowshuffle.core.policy.SchemeOptions;
+import org.coflowshuffle.core.schedule.ScheduleRunner;
+import org.coflowshuffle.core.scheme.Schemes;
+import org.coflowshuffle.simulator.workload.RpcSynthetic;
+
+/**
+ * Times single invocations of a scheme's decision (Algorithm 1 for RPC) as the exact runner makes
+ * them, on the paper's synthetic workload: a grid of cluster sizes and numbers of coflows that
+ * arrive together and wait, and the paper's Fig. 9 setting (Poisson arrivals at 20 coflows/s).
+ */
+public final class DecisionBenchmark {
+
+  /** One measured cell; times in microseconds. */
+  public record Cell(String setting, int hosts, int coflows, Summary micros) {}
+
+  private final RpcSynthetic workload;
+  private final String scheme;
+  private final long seed;
+  private final int maxInvocations;
+
+  public DecisionBenchmark(RpcSynthetic workload, String scheme, long seed, int maxInvocations) {
+    this.workload = workload;
+    this.scheme = scheme;
+    this.seed = seed;
+    this.maxInvocations = maxInvocations;
+  }
+
+  /** All {@code coflows} arrive at time 0: the first invocations see them all waiting. */
+  public Cell waiting(int hosts, int coflows) {
+    return measure("waiting", hosts, coflows, workload.instance(hosts, coflows, 0, 0, seed));
+  }
+
+  /** Poisson arrivals at {@code lambda} coflows/s. */
+  public Cell arrivals(int hosts, int coflows, double lambda) {
+    return measure(
+        "lambda=" + lambda, hosts, coflows, workload.instance(hosts, coflows, lambda, 0, seed));
+  }
+
+  private Cell measure(String setting, int hosts, int coflows, Instance instance) {
+    TimedPolicy timed =
+        new TimedPolicy(Schemes.create(scheme, SchemeOptions.defaults()), maxInvocations);
+    try {
+      ScheduleRunner.completionTimes(instance, timed);
+    } catch (TimedPolicy.Enough e) {
+      // measured enough invocations
+    }
+    return new Cell(setting, hosts, coflows, Summary.of(timed.micros()));
+  }
+
+  /** The table's header line. */
+  public static void printHeader(PrintStream out) {
+    out.printf(
+        "%-12s %6s %8s %12s %12s %12s%n",
+        "setting", "hosts", "coflows", "invocations", "mean_us", "p99_us");
+  }
+
+  /** Prints a table row. */
+  public static void print(PrintStream out, Cell c) {
+    out.printf(
+        "%-12s %6d %8d %12d %12.1f %12.1f%n",
+        c.setting(),
+        c.hosts(),
+        c.coflows(),
+        c.micros().count(),
+        c.micros().mean(),
+        c.micros().p99());
+  }
+}

@@ -1,0 +1,121 @@
+package org.coflowshuffle.simulator.cli;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.coflowshuffle.simulator.TraceLocator;
+import org.coflowshuffle.simulator.trace.CoflowTrace;
+
+/**
+ * The options of a simulator command: {@code --name value} and bare {@code --switch}, each known in
+ * advance, with typed getters whose errors name the option and the value. Bad input is an {@link
+ * IllegalArgumentException} with a one-line message, which the commands print with exit status 2.
+ */
+final class Flags {
+
+  private final Map<String, String> values = new HashMap<>();
+
+  Flags(String[] args, Set<String> valued, Set<String> switches) {
+    for (int i = 0; i < args.length; i++) {
+      String name = args[i];
+      if (switches.contains(name)) {
+        values.put(name, "true");
+      } else if (valued.contains(name)) {
+        if (i + 1 >= args.length) {
+          throw new IllegalArgumentException("option " + name + " needs a value");
+        }
+        values.put(name, args[++i]);
+      } else {
+        throw new IllegalArgumentException("unknown option \"" + name + "\"");
+      }
+    }
+  }
+
+  boolean has(String name) {
+    return values.containsKey(name);
+  }
+
+  String string(String name, String fallback) {
+    return values.getOrDefault(name, fallback);
+  }
+
+  int positiveInt(String name, int fallback) {
+    return has(name) ? positiveInts(name)[0] : fallback;
+  }
+
+  int[] positiveInts(String name, int... fallback) {
+    if (!has(name)) {
+      return fallback;
+    }
+    String text = values.get(name);
+    try {
+      int[] list =
+          Arrays.stream(text.split(",")).mapToInt(s -> Integer.parseInt(s.trim())).toArray();
+      if (list.length == 0 || Arrays.stream(list).anyMatch(v -> v <= 0)) {
+        throw new NumberFormatException();
+      }
+      return list;
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(
+          name + ": expected positive integers, got \"" + text + "\"");
+    }
+  }
+
+  long longValue(String name, long fallback) {
+    if (!has(name)) {
+      return fallback;
+    }
+    try {
+      return Long.parseLong(values.get(name).trim());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(
+          name + ": expected an integer, got \"" + values.get(name) + "\"");
+    }
+  }
+
+  double positiveDouble(String name, double fallback) {
+    if (!has(name)) {
+      return fallback;
+    }
+    double v;
+    try {
+      v = Double.parseDouble(values.get(name).trim());
+    } catch (NumberFormatException e) {
+      v = Double.NaN;
+    }
+    if (!(v > 0) || Double.isInfinite(v)) {
+      throw new IllegalArgumentException(
+          name + ": expected a number > 0, got \"" + values.get(name) + "\"");
+    }
+    return v;
+  }
+
+  List<String> list(String name, String fallback) {
+    return Arrays.stream(string(name, fallback).split(",")).map(String::trim).toList();
+  }
+
+  /** The trace named by {@code --trace}, or the shared Facebook trace. */
+  CoflowTrace trace() {
+    Path path = has("--trace") ? Path.of(values.get("--trace")) : TraceLocator.find();
+    if (path == null) {
+      throw new IllegalArgumentException(
+          "cannot find the Facebook trace (shared/data/coflow-benchmark/FB2010-1Hr-150-0.txt); "
+              + "give it with --trace FILE");
+    }
+    if (!Files.isReadable(path)) {
+      throw new IllegalArgumentException("cannot read the trace " + path);
+    }
+    try {
+      return CoflowTrace.read(path);
+    } catch (CoflowTrace.TraceFormatException e) {
+      throw new IllegalArgumentException(e.getMessage());
+    } catch (IOException e) {
+      throw new IllegalArgumentException("cannot read the trace " + path + ": " + e.getMessage());
+    }
+  }
+}

@@ -1,0 +1,323 @@
+package org.coflowshuffle.simulator.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import org.coflowshuffle.coordinator.cli.Command;
+import org.coflowshuffle.core.model.Instance;
+import org.coflowshuffle.core.policy.SchemeOptions;
+import org.coflowshuffle.core.scheme.Schemes;
+import org.coflowshuffle.simulator.IsolatedLowerBound;
+import org.coflowshuffle.simulator.SchemeReport;
+import org.coflowshuffle.simulator.Simulation;
+import org.coflowshuffle.simulator.Summary;
+import org.coflowshuffle.simulator.trace.CoflowTrace;
+import org.coflowshuffle.simulator.workload.FbReplay;
+import org.coflowshuffle.simulator.workload.RpcSynthetic;
+
+/**
+ * {@code coflow simulate}: replays a workload under several schemes side by side through the exact
+ * runner and prints, per scheme, the CCT statistics, how close they are to the coflows' isolated
+ * lower bounds, decision times and the share of coflows slower than under a reference scheme.
+ */
+public final class SimulateCommand implements Command {
+
+  private static final String USAGE_LINE =
+      "usage: coflow simulate --workload fb|rpc-synthetic [--schemes rpc,neat,varys,fair]"
+          + " [--hosts N] [--rate L | --all-at-once] [--coflows C] [--trials T] [--seed S]"
+          + " [--delta SECONDS] [--work-conserving] [--reference SCHEME] [--port-gbps G]"
+          + " [--mapper-gbps G]"
+          + " [--trace FILE] [--out DIR] [--json]";
+
+  @Override
+  public String summary() {
+    return "replay a workload under several schemes and compare their CCTs";
+  }
+
+  /** What to run, checked before anything runs. */
+  private record Plan(
+      String workload,
+      List<String> schemes,
+      String reference,
+      int hosts,
+      double rate,
+      int coflows,
+      int trials,
+      long seed,
+      double portBytesPerSec,
+      double mapperBytesPerSec,
+      double delta,
+      boolean workConserving,
+      Path out,
+      boolean json,
+      CoflowTrace trace) {}
+
+  @Override
+  public int run(String[] args, PrintStream out, PrintStream err, InputStream in) {
+    Plan plan;
+    try {
+      plan = parse(args);
+    } catch (IllegalArgumentException e) {
+      err.println("coflow simulate: " + e.getMessage() + "; " + USAGE_LINE);
+      return USAGE;
+    }
+    Map<String, SchemeReport> reports = new LinkedHashMap<>();
+    for (String s : plan.schemes()) {
+      reports.put(s, new SchemeReport(s));
+    }
+    List<String> csv = new ArrayList<>();
+    csv.add("trial,scheme,coflow,arrival_s,cct_s,lower_bound_s");
+    Progress progress = new Progress(err, plan.trials() * plan.schemes().size());
+    RpcSynthetic synthetic = plan.workload().equals("fb") ? null : new RpcSynthetic(plan.trace());
+    for (int t = 0; t < plan.trials(); t++) {
+      long seed = plan.seed() + t;
+      Instance instance =
+          synthetic == null
+              ? FbReplay.instance(plan.trace(), plan.portBytesPerSec(), plan.coflows())
+              : synthetic.instance(
+                  plan.hosts(), plan.coflows(), plan.rate(), plan.mapperBytesPerSec(), seed);
+      double[] bounds = new double[instance.coflows().size()];
+      for (int i = 0; i < bounds.length; i++) {
+        bounds[i] = IsolatedLowerBound.of(instance.coflows().get(i), instance.hosts());
+      }
+      Map<String, Simulation.Outcome> outcomes = new LinkedHashMap<>();
+      List<String> order = new ArrayList<>(plan.schemes());
+      order.remove(plan.reference());
+      order.add(0, plan.reference()); // the reference first, so others can compare to it
+      for (String scheme : order) {
+        SchemeOptions options = new SchemeOptions(seed, plan.delta(), plan.workConserving());
+        outcomes.put(scheme, Simulation.run(instance, scheme, options));
+        progress.step("trial " + (t + 1) + "/" + plan.trials() + " " + scheme);
+      }
+      double[] reference = outcomes.get(plan.reference()).cct();
+      for (String scheme : plan.schemes()) {
+        Simulation.Outcome o = outcomes.get(scheme);
+        reports.get(scheme).add(o, bounds, scheme.equals(plan.reference()) ? null : reference);
+        for (int i = 0; i < o.cct().length; i++) {
+          csv.add(
+              String.format(
+                  Locale.ROOT,
+                  "%d,%s,%s,%.6f,%.6f,%.6f",
+                  t,
+                  scheme,
+                  instance.coflows().get(i).id(),
+                  instance.coflows().get(i).arrival(),
+                  o.cct()[i],
+                  bounds[i]));
+        }
+      }
+    }
+    progress.done();
+    if (plan.out() != null) {
+      try {
+        Files.createDirectories(plan.out());
+        Files.write(plan.out().resolve("coflows.csv"), csv);
+      } catch (IOException e) {
+        err.println("coflow simulate: cannot write " + plan.out() + ": " + e.getMessage());
+        return FAILURE;
+      }
+    }
+    if (plan.json()) {
+      out.println(json(plan, reports));
+    } else {
+      table(out, plan, reports);
+    }
+    return 0;
+  }
+
+  private static Plan parse(String[] args) {
+    Flags f =
+        new Flags(
+            args,
+            Set.of(
+                "--workload",
+                "--schemes",
+                "--hosts",
+                "--rate",
+                "--coflows",
+                "--trials",
+                "--seed",
+                "--reference",
+                "--port-gbps",
+                "--trace",
+                "--out",
+                "--delta",
+                "--mapper-gbps"),
+            Set.of("--all-at-once", "--json", "--work-conserving"));
+    String workload = f.string("--workload", null);
+    if (workload == null || !(workload.equals("fb") || workload.equals("rpc-synthetic"))) {
+      throw new IllegalArgumentException(
+          "--workload: expected fb or rpc-synthetic, got "
+              + (workload == null ? "nothing" : "\"" + workload + "\""));
+    }
+    List<String> schemes = f.list("--schemes", "rpc,neat,varys,fair");
+    for (String s : schemes) {
+      if (!Schemes.names().contains(s)) {
+        throw new IllegalArgumentException(
+            "--schemes: unknown scheme \""
+                + s
+                + "\" (schemes: "
+                + String.join(", ", Schemes.names())
+                + ")");
+      }
+    }
+    String reference = f.string("--reference", schemes.contains("neat") ? "neat" : schemes.get(0));
+    if (!schemes.contains(reference)) {
+      throw new IllegalArgumentException(
+          "--reference: \"" + reference + "\" is not one of --schemes");
+    }
+    if (f.has("--rate") && f.has("--all-at-once")) {
+      throw new IllegalArgumentException("give --rate or --all-at-once, not both");
+    }
+    boolean fb = workload.equals("fb");
+    CoflowTrace trace = f.trace();
+    Path out = f.has("--out") ? Path.of(f.string("--out", null)) : null;
+    return new Plan(
+        workload,
+        schemes,
+        reference,
+        f.positiveInt("--hosts", 100),
+        f.has("--all-at-once") ? 0 : f.positiveDouble("--rate", 20),
+        f.positiveInt("--coflows", fb ? trace.coflows().size() : 1000),
+        f.positiveInt("--trials", 1),
+        f.longValue("--seed", 1),
+        f.positiveDouble("--port-gbps", 1) * 1.25e8,
+        f.has("--mapper-gbps") ? f.positiveDouble("--mapper-gbps", 1) * 1.25e8 : 0,
+        f.positiveDouble("--delta", SchemeOptions.DEFAULT_STARVATION_THRESHOLD),
+        f.has("--work-conserving"),
+        out,
+        f.has("--json"),
+        trace);
+  }
+
+  private static String json(Plan plan, Map<String, SchemeReport> reports) {
+    ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    ObjectNode root = mapper.createObjectNode();
+    ObjectNode schemes = root.putObject("schemes");
+    for (SchemeReport r : reports.values()) {
+      Summary cct = r.cct();
+      Summary decision = r.decisionMicros();
+      ObjectNode s = schemes.putObject(r.scheme());
+      s.put("averageCct", cct.mean());
+      s.put("p50Cct", cct.p50());
+      s.put("p90Cct", cct.p90());
+      s.put("p99Cct", cct.p99());
+      s.put("maxCct", cct.max());
+      s.put("lowerBoundRatio", r.lowerBoundRatio());
+      s.put("decisionMeanMicros", decision.mean());
+      s.put("decisionP99Micros", decision.p99());
+      if (!r.scheme().equals(plan.reference())) {
+        s.put("fractionSlowerThan_" + plan.reference(), r.fractionSlowerThanReference());
+      }
+      s.put("wallSeconds", r.wallSeconds());
+    }
+    root.put("workload", plan.workload());
+    root.put("trials", plan.trials());
+    root.put("seed", plan.seed());
+    root.put("coflows", plan.coflows());
+    if (!plan.workload().equals("fb")) {
+      root.put("hosts", plan.hosts());
+      root.put("rate", plan.rate());
+    }
+    return root.toString();
+  }
+
+  private static void table(PrintStream out, Plan plan, Map<String, SchemeReport> reports) {
+    out.printf(
+        "%s, %d coflows, %d trial(s), seed %d%s%n",
+        plan.workload(),
+        plan.coflows(),
+        plan.trials(),
+        plan.seed(),
+        plan.workload().equals("fb")
+            ? ""
+            : String.format(
+                Locale.ROOT,
+                ", %d+%d hosts, %s",
+                plan.hosts(),
+                plan.hosts(),
+                plan.rate() > 0 ? "rate " + plan.rate() + "/s" : "all at once"));
+    out.printf(
+        "%-13s %10s %10s %10s %10s %10s %8s %12s %12s %10s%n",
+        "scheme",
+        "avg_s",
+        "p50_s",
+        "p90_s",
+        "p99_s",
+        "max_s",
+        "vs_lb",
+        "dec_mean_us",
+        "dec_p99_us",
+        "slower_vs_" + plan.reference());
+    for (SchemeReport r : reports.values()) {
+      Summary c = r.cct();
+      Summary d = r.decisionMicros();
+      out.printf(
+          Locale.ROOT,
+          "%-13s %10.3f %10.3f %10.3f %10.3f %10.3f %8.2f %12.1f %12.1f %10s%n",
+          r.scheme(),
+          c.mean(),
+          c.p50(),
+          c.p90(),
+          c.p99(),
+          c.max(),
+          r.lowerBoundRatio(),
+          d.mean(),
+          d.p99(),
+          r.scheme().equals(plan.reference())
+              ? "-"
+              : String.format(Locale.ROOT, "%.1f%%", 100 * r.fractionSlowerThanReference()));
+    }
+  }
+
+  /** Progress on stderr, shown once a run has taken more than two seconds. */
+  private static final class Progress {
+    private final PrintStream err;
+    private final int total;
+    private final long start = System.nanoTime();
+    private int done;
+    private boolean shown;
+
+    Progress(PrintStream err, int total) {
+      this.err = err;
+      this.total = total;
+    }
+
+    void step(String what) {
+      done++;
+      double elapsed = (System.nanoTime() - start) / 1e9;
+      if (elapsed > 2 || shown) {
+        shown = true;
+        int width = 30;
+        int filled = (int) Math.round(width * (double) done / total);
+        err.printf(
+            Locale.ROOT,
+            "\rsimulate [%s%s] %d/%d %-28s %6.1fs",
+            "#".repeat(filled),
+            " ".repeat(width - filled),
+            done,
+            total,
+            what,
+            elapsed);
+        err.flush();
+      }
+    }
+
+    void done() {
+      if (shown) {
+        err.println();
+      }
+    }
+  }
+}

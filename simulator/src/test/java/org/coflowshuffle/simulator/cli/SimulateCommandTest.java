@@ -1,0 +1,93 @@
+package org.coflowshuffle.simulator.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.coflowshuffle.simulator.SharedTrace;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code coflow simulate}: bad arguments, the JSON it promises, and the CSV. */
+class SimulateCommandTest {
+
+  @TempDir Path dir;
+
+  private record Result(int status, String out, String err) {}
+
+  private static Result run(String... args) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int status =
+        new SimulateCommand()
+            .run(
+                args,
+                new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8),
+                new ByteArrayInputStream(new byte[0]));
+    return new Result(
+        status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+  }
+
+  private static void assertUsage(Result r, String contains) {
+    assertEquals(2, r.status());
+    assertEquals("", r.out());
+    assertEquals(1, r.err().strip().split("\n").length, r.err());
+    assertTrue(r.err().startsWith("coflow simulate: ") && r.err().contains(contains), r.err());
+  }
+
+  @Test
+  void badArgumentsAreOneLineWithStatusTwo() {
+    assertUsage(run(), "--workload: expected fb or rpc-synthetic, got nothing");
+    assertUsage(run("--workload", "nope"), "got \"nope\"");
+    assertUsage(run("--workload", "fb", "--schemes", "rpc,magic"), "unknown scheme \"magic\"");
+    assertUsage(run("--workload", "fb", "--hosts", "-3"), "--hosts: expected positive integers");
+    assertUsage(run("--workload", "fb", "--rate", "2", "--all-at-once"), "not both");
+    assertUsage(
+        run("--workload", "fb", "--trace", dir.resolve("none.txt").toString()),
+        "cannot read the trace");
+    assertUsage(run("--workload", "fb", "--frobnicate"), "unknown option \"--frobnicate\"");
+  }
+
+  @Test
+  void jsonHasEveryScheme() throws Exception {
+    Path out = dir.resolve("out");
+    Result r =
+        run(
+            "--workload",
+            "rpc-synthetic",
+            "--hosts",
+            "4",
+            "--coflows",
+            "6",
+            "--trials",
+            "2",
+            "--seed",
+            "5",
+            "--trace",
+            SharedTrace.path().toString(),
+            "--out",
+            out.toString(),
+            "--json");
+    assertEquals(0, r.status(), r.err());
+    JsonNode root = new ObjectMapper().readTree(r.out());
+    assertEquals(2, root.get("trials").asInt());
+    assertEquals(5, root.get("seed").asInt());
+    for (String s : new String[] {"rpc", "neat", "varys", "fair"}) {
+      JsonNode n = root.get("schemes").get(s);
+      assertTrue(n.get("averageCct").asDouble() > 0, s);
+      assertTrue(n.get("p90Cct").asDouble() > 0, s);
+      assertTrue(n.get("lowerBoundRatio").asDouble() >= 1 - 1e-9, s);
+    }
+    var csv = Files.readAllLines(out.resolve("coflows.csv"));
+    assertEquals("trial,scheme,coflow,arrival_s,cct_s,lower_bound_s", csv.get(0));
+    assertEquals(1 + 2 * 4 * 6, csv.size()); // trials x schemes x coflows
+  }
+}

@@ -1,0 +1,65 @@
+package org.coflowshuffle.simulator.workload;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Set;
+import org.coflowshuffle.core.model.Coflow;
+import org.coflowshuffle.core.model.Flow;
+import org.coflowshuffle.core.model.Host;
+import org.coflowshuffle.core.model.Instance;
+import org.coflowshuffle.simulator.SharedTrace;
+import org.coflowshuffle.simulator.trace.TraceCoflow;
+import org.junit.jupiter.api.Test;
+
+/** The two workloads keep the trace's bytes and the paper's method. */
+class WorkloadsTest {
+
+  @Test
+  void fbReplayKeepsEveryFlowAndByte() throws Exception {
+    Instance fb = FbReplay.instance(SharedTrace.get(), 1.25e8, Integer.MAX_VALUE);
+    assertEquals(150, fb.hosts().size());
+    assertEquals(526, fb.coflows().size());
+    long flows = 0;
+    double bytes = 0;
+    for (Coflow c : fb.coflows()) {
+      flows += c.flows().size();
+      bytes += c.totalBytes();
+    }
+    assertEquals(706_397, flows);
+    assertEquals(35_533_534 * TraceCoflow.MB, bytes, 1e-9 * bytes);
+    assertEquals(10.833, fb.coflows().get(1).arrival(), 1e-12);
+    assertTrue(
+        fb.hosts().stream().allMatch(h -> h.inBytesPerSec() == 1.25e8 && h.canHostReducers()));
+  }
+
+  @Test
+  void rpcSyntheticFollowsSectionVIB() throws Exception {
+    RpcSynthetic synthetic = new RpcSynthetic(SharedTrace.get());
+    // The paper counts 96 jobs over 20 Gbit; with MB = 2^20 bytes the trace has 97 (96 with 10^6).
+    assertEquals(97, synthetic.jobs());
+    int n = 8;
+    Instance inst = synthetic.instance(n, 5, 20, 0, 42);
+    assertEquals(2 * n, inst.hosts().size());
+    Set<Double> nics = Set.of(0.1, 0.2, 0.5, 1.0, 10.0, 40.0);
+    for (int j = 0; j < 2 * n; j++) {
+      Host h = inst.hosts().get(j);
+      assertTrue(nics.contains(h.inBytesPerSec() / 1.25e8), h.toString());
+      assertEquals(j >= n, h.canHostReducers());
+    }
+    double previous = 0;
+    for (Coflow c : inst.coflows()) {
+      assertEquals(n, c.reducers().size());
+      assertEquals(n * n, c.flows().size());
+      assertTrue(c.totalBytes() > RpcSynthetic.MIN_BYTES);
+      assertTrue(c.arrival() >= previous);
+      previous = c.arrival();
+      for (Flow f : c.flows()) {
+        assertTrue(f.src() < n, "flows come from mapper hosts");
+      }
+    }
+    Instance together = synthetic.instance(n, 5, 0, 40 * 1.25e8, 42);
+    assertTrue(together.coflows().stream().allMatch(c -> c.arrival() == 0));
+    assertTrue(together.hosts().subList(0, n).stream().allMatch(h -> h.outBytesPerSec() == 5e9));
+  }
+}
