@@ -16,6 +16,9 @@ import org.coflowshuffle.core.model.Coflow;
  * @param waitingSince seconds since the coflow arrived
  * @param version changes whenever {@code remaining} or {@code pinned} changed since an earlier
  *     view, so that policies can reuse what they derived from an unchanged coflow
+ * @param flowSource per flow, its sending host (the flows' {@code src} as a plain array, for loops
+ *     over many flows)
+ * @param flowReducer per flow, its reducer's index
  */
 public record ActiveCoflow(
     int index,
@@ -24,7 +27,9 @@ public record ActiveCoflow(
     int[] hostOf,
     boolean[] pinned,
     double waitingSince,
-    long version) {
+    long version,
+    int[] flowSource,
+    int[] flowReducer) {
 
   /** Bytes still to deliver over all flows. */
   public double remainingBytes() {

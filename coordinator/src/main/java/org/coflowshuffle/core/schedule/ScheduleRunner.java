@@ -5,7 +5,6 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import org.coflowshuffle.core.model.Coflow;
-import org.coflowshuffle.core.model.Flow;
 import org.coflowshuffle.core.model.Host;
 import org.coflowshuffle.core.model.Instance;
 import org.coflowshuffle.core.policy.ActiveCoflow;
@@ -59,6 +58,11 @@ public final class ScheduleRunner {
     final double[] remaining;
     final int[] hostOf;
     final boolean[] pinned;
+    final int[] open; // per reducer: its flows with bytes left
+    final int[] src; // per flow, as plain arrays for the loops over every flow
+    final int[] reducer;
+    final double[] bytes;
+    boolean pinnedSinceSweep = true; // reducers pinned whose local flows are not yet cleared
     final List<List<Segment>> segments;
     double[] rates;
     double finish = Double.NaN;
@@ -68,13 +72,27 @@ public final class ScheduleRunner {
       this.index = index;
       this.coflow = coflow;
       int k = coflow.flows().size();
+      src = new int[k];
+      reducer = new int[k];
+      bytes = new double[k];
+      for (int i = 0; i < k; i++) {
+        src[i] = coflow.flows().get(i).src();
+        reducer[i] = coflow.flows().get(i).reducer();
+        bytes[i] = coflow.flows().get(i).bytes();
+      }
       remaining = new double[k];
       for (int i = 0; i < k; i++) {
-        remaining[i] = coflow.flows().get(i).bytes();
+        remaining[i] = bytes[i];
       }
       int n = coflow.reducers().size();
       hostOf = new int[n];
       pinned = new boolean[n];
+      open = new int[n];
+      for (int i = 0; i < k; i++) {
+        if (remaining[i] > 0) {
+          open[coflow.flows().get(i).reducer()]++;
+        }
+      }
       for (int r = 0; r < n; r++) {
         hostOf[r] = coflow.reducers().get(r).pinnedHost();
         pinned[r] = hostOf[r] >= 0;
@@ -159,7 +177,9 @@ public final class ScheduleRunner {
               s.hostOf.clone(),
               s.pinned.clone(),
               now - s.coflow.arrival(),
-              s.version));
+              s.version,
+              s.src,
+              s.reducer));
       boolean[] busy = busyReducers(s);
       for (int r = 0; r < busy.length; r++) {
         if (busy[r]) {
@@ -173,12 +193,8 @@ public final class ScheduleRunner {
   /** Pinned reducers that still have bytes to fetch: they hold a slot. */
   private static boolean[] busyReducers(State s) {
     boolean[] busy = new boolean[s.hostOf.length];
-    List<Flow> flows = s.coflow.flows();
-    for (int k = 0; k < flows.size(); k++) {
-      int r = flows.get(k).reducer();
-      if (s.pinned[r] && s.remaining[k] > 0) {
-        busy[r] = true;
-      }
+    for (int r = 0; r < busy.length; r++) {
+      busy[r] = s.pinned[r] && s.open[r] > 0;
     }
     return busy;
   }
@@ -214,25 +230,26 @@ public final class ScheduleRunner {
           s.hostOf[r] = -1;
         }
       }
-      List<Flow> flows = s.coflow.flows();
-      for (int k = 0; k < flows.size(); k++) {
-        double rate = a.rates()[k];
-        Flow f = flows.get(k);
-        int h = s.hostOf[f.reducer()];
+      double[] rates = a.rates();
+      for (int k = 0; k < rates.length; k++) {
+        double rate = rates[k];
+        int r = s.reducer[k];
+        int h = s.hostOf[r];
         if (!(rate >= 0) || Double.isInfinite(rate)) {
           throw violation(now, "gave flow " + k + " of " + s.coflow.id() + " rate " + rate);
         }
-        if (rate > 0 && (h < 0 || h == f.src() || s.remaining[k] <= 0)) {
+        if (rate > 0 && (h < 0 || h == s.src[k] || s.remaining[k] <= 0)) {
           rate = 0; // nothing to send over the network: the rate is moot
         }
         s.rates[k] = rate;
         if (rate > 0) {
-          if (!s.pinned[f.reducer()]) {
+          if (!s.pinned[r]) {
             s.version++;
+            s.pinnedSinceSweep = true;
           }
-          s.pinned[f.reducer()] = true;
+          s.pinned[r] = true;
           in[h] += rate;
-          out[f.src()] += rate;
+          out[s.src[k]] += rate;
         }
       }
       pinReducersWithNothingToFetch(s);
@@ -263,12 +280,18 @@ public final class ScheduleRunner {
    * once and its local flows are done.
    */
   private static void pinReducersWithNothingToFetch(State s) {
-    List<Flow> flows = s.coflow.flows();
+    boolean anyPlacedUnpinned = false;
+    for (int r = 0; r < s.hostOf.length; r++) {
+      anyPlacedUnpinned |= s.hostOf[r] >= 0 && !s.pinned[r];
+    }
+    if (!anyPlacedUnpinned && !s.pinnedSinceSweep) {
+      return; // nothing started since the last sweep: no flow can have become local
+    }
+    s.pinnedSinceSweep = false;
     boolean[] fetches = new boolean[s.hostOf.length];
-    for (int k = 0; k < flows.size(); k++) {
-      Flow f = flows.get(k);
-      if (s.remaining[k] > 0 && s.hostOf[f.reducer()] != f.src()) {
-        fetches[f.reducer()] = true;
+    for (int k = 0; k < s.remaining.length; k++) {
+      if (s.remaining[k] > 0 && s.hostOf[s.reducer[k]] != s.src[k]) {
+        fetches[s.reducer[k]] = true;
       }
     }
     for (int r = 0; r < fetches.length; r++) {
@@ -277,10 +300,11 @@ public final class ScheduleRunner {
         s.version++;
       }
     }
-    for (int k = 0; k < flows.size(); k++) {
-      Flow f = flows.get(k);
-      if (s.pinned[f.reducer()] && s.hostOf[f.reducer()] == f.src() && s.remaining[k] > 0) {
+    for (int k = 0; k < s.remaining.length; k++) {
+      int r = s.reducer[k];
+      if (s.pinned[r] && s.hostOf[r] == s.src[k] && s.remaining[k] > 0) {
         s.remaining[k] = 0; // local: crosses no link
+        s.open[r]--;
         s.version++;
       }
     }
@@ -299,10 +323,10 @@ public final class ScheduleRunner {
         if (keepSegments) {
           record(s.segments.get(k), now, until, rate);
         }
-        double bytes = s.coflow.flows().get(k).bytes();
         s.remaining[k] -= rate * dt;
-        if (s.remaining[k] <= 1e-9 * bytes + 1e-6) {
+        if (s.remaining[k] <= 1e-9 * s.bytes[k] + 1e-6) {
           s.remaining[k] = 0;
+          s.open[s.reducer[k]]--;
         }
       }
       if (moved) {

@@ -39,9 +39,9 @@ final class FairPolicy implements SchedulingPolicy {
       rates[i] = new double[a.remaining().length];
       List<Flow> fs = a.coflow().flows();
       for (int k = 0; k < fs.size(); k++) {
-        int h = hostOf[i][fs.get(k).reducer()];
-        if (a.remaining()[k] > 0 && h >= 0 && h != fs.get(k).src()) {
-          flows.add(new int[] {i, k, fs.get(k).src(), h});
+        int h = hostOf[i][a.flowReducer()[k]];
+        if (a.remaining()[k] > 0 && h >= 0 && h != a.flowSource()[k]) {
+          flows.add(new int[] {i, k, a.flowSource()[k], h});
         }
       }
     }

@@ -1,5 +1,6 @@
 package org.coflowshuffle.core.scheme;
 
+import java.util.Arrays;
 import java.util.List;
 import org.coflowshuffle.core.model.Flow;
 import org.coflowshuffle.core.policy.ActiveCoflow;
@@ -14,13 +15,16 @@ final class NeatPlacement extends ArrivalPlacement {
 
   @Override
   void place(ClusterView view, ActiveCoflow a, int[] hostOf, int[] freeSlots) {
+    if (Arrays.stream(hostOf).allMatch(h -> h >= 0)) {
+      return; // placed when it arrived; nothing waits for a slot
+    }
     int m = view.hosts().size();
     double[] queued = new double[m];
     for (ActiveCoflow other : view.coflows()) {
       List<Flow> flows = other.coflow().flows();
       for (int k = 0; k < flows.size(); k++) {
-        int h = other.hostOf()[flows.get(k).reducer()];
-        if (h >= 0 && h != flows.get(k).src()) {
+        int h = other.hostOf()[other.flowReducer()[k]];
+        if (h >= 0 && h != other.flowSource()[k]) {
           queued[h] += other.remaining()[k];
         }
       }
@@ -39,9 +43,9 @@ final class NeatPlacement extends ArrivalPlacement {
       localBytes[r] = new double[m];
     }
     for (int k = 0; k < flows.size(); k++) {
-      localBytes[flows.get(k).reducer()][flows.get(k).src()] += a.remaining()[k];
+      localBytes[a.flowReducer()[k]][a.flowSource()[k]] += a.remaining()[k];
     }
-    java.util.Arrays.sort(order, (x, y) -> Double.compare(work[y], work[x]));
+    Arrays.sort(order, (x, y) -> Double.compare(work[y], work[x]));
     for (int r : order) {
       if (hostOf[r] >= 0) {
         continue;

@@ -48,9 +48,14 @@ final class SebfPolicy implements SchedulingPolicy {
     }
     double[] bottleneck = new double[active.size()];
     Integer[] order = new Integer[active.size()];
+    double[][] loadIn = new double[active.size()][];
+    double[][] loadOut = new double[active.size()][];
     for (int i = 0; i < order.length; i++) {
       order[i] = i;
-      bottleneck[i] = bottleneck(active.get(i), hostOf[i], freeIn, freeOut);
+      loadIn[i] = new double[m];
+      loadOut[i] = new double[m];
+      loads(active.get(i), hostOf[i], loadIn[i], loadOut[i]);
+      bottleneck[i] = bottleneck(loadIn[i], loadOut[i], freeIn, freeOut);
     }
     Arrays.sort(
         order, Comparator.comparingDouble((Integer i) -> bottleneck[i]).thenComparingInt(i -> i));
@@ -58,17 +63,17 @@ final class SebfPolicy implements SchedulingPolicy {
     for (int i : order) {
       ActiveCoflow a = active.get(i);
       rates[i] = new double[a.remaining().length];
-      double gamma = bottleneck(a, hostOf[i], freeIn, freeOut);
+      double gamma = bottleneck(loadIn[i], loadOut[i], freeIn, freeOut);
       if (!(gamma > 0) || gamma == Double.POSITIVE_INFINITY) {
         continue;
       }
       List<Flow> flows = a.coflow().flows();
       for (int k = 0; k < flows.size(); k++) {
-        int h = hostOf[i][flows.get(k).reducer()];
+        int h = hostOf[i][a.flowReducer()[k]];
         if (isNetwork(a, k, h)) {
           rates[i][k] = a.remaining()[k] / gamma; // MADD
           freeIn[h] -= rates[i][k];
-          freeOut[flows.get(k).src()] -= rates[i][k];
+          freeOut[a.flowSource()[k]] -= rates[i][k];
         }
       }
     }
@@ -76,8 +81,8 @@ final class SebfPolicy implements SchedulingPolicy {
       ActiveCoflow a = active.get(i);
       List<Flow> flows = a.coflow().flows();
       for (int k = 0; k < flows.size(); k++) {
-        int h = hostOf[i][flows.get(k).reducer()];
-        int u = flows.get(k).src();
+        int h = hostOf[i][a.flowReducer()[k]];
+        int u = a.flowSource()[k];
         if (isNetwork(a, k, h)) {
           double extra = Math.max(0, Math.min(freeIn[h], freeOut[u]));
           rates[i][k] += extra;
@@ -94,22 +99,24 @@ final class SebfPolicy implements SchedulingPolicy {
   }
 
   private static boolean isNetwork(ActiveCoflow a, int k, int host) {
-    return a.remaining()[k] > 0 && host >= 0 && host != a.coflow().flows().get(k).src();
+    return a.remaining()[k] > 0 && host >= 0 && host != a.flowSource()[k];
+  }
+
+  /** Bytes the coflow still sends into and out of each host under its placement. */
+  private static void loads(ActiveCoflow a, int[] hostOf, double[] in, double[] out) {
+    List<Flow> flows = a.coflow().flows();
+    double[] remaining = a.remaining();
+    for (int k = 0; k < flows.size(); k++) {
+      int h = hostOf[a.flowReducer()[k]];
+      if (isNetwork(a, k, h)) {
+        in[h] += remaining[k];
+        out[a.flowSource()[k]] += remaining[k];
+      }
+    }
   }
 
   /** Effective bottleneck: time to finish alone on the given free bandwidth. */
-  private static double bottleneck(
-      ActiveCoflow a, int[] hostOf, double[] freeIn, double[] freeOut) {
-    double[] in = new double[freeIn.length];
-    double[] out = new double[freeOut.length];
-    List<Flow> flows = a.coflow().flows();
-    for (int k = 0; k < flows.size(); k++) {
-      int h = hostOf[flows.get(k).reducer()];
-      if (isNetwork(a, k, h)) {
-        in[h] += a.remaining()[k];
-        out[flows.get(k).src()] += a.remaining()[k];
-      }
-    }
+  private static double bottleneck(double[] in, double[] out, double[] freeIn, double[] freeOut) {
     double gamma = 0;
     for (int j = 0; j < in.length; j++) {
       gamma = Math.max(gamma, ratio(in[j], freeIn[j]));

@@ -168,8 +168,8 @@ public final class SrtfPolicy implements SchedulingPolicy {
     for (int i = 0; i < active.size(); i++) {
       List<Flow> fs = active.get(i).coflow().flows();
       for (int k = 0; k < fs.size(); k++) {
-        int h = out[i].hostOf()[fs.get(k).reducer()];
-        if (active.get(i).remaining()[k] > 0 && h >= 0 && h != fs.get(k).src()) {
+        int h = out[i].hostOf()[active.get(i).flowReducer()[k]];
+        if (active.get(i).remaining()[k] > 0 && h >= 0 && h != active.get(i).flowSource()[k]) {
           flows.add(new int[] {i, k});
         }
       }
