@@ -43,10 +43,7 @@ public final class RateBoundLp {
    * @throws PlacementException when ojalgo fails or runs out of time
    */
   public double maxFrequency(double[] bytes, int[] sender, double[] senderOut, double sumBin) {
-    if (bytes.length != sender.length) {
-      throw new IllegalArgumentException(
-          bytes.length + " flow sizes but " + sender.length + " flow senders");
-    }
+    RateBound.bytesPerSender(bytes, sender, senderOut); // checks every input
     ExpressionsBasedModel model = new ExpressionsBasedModel();
     Variable f = model.addVariable("f").lower(0).weight(1);
     Variable[] rate = new Variable[bytes.length];
@@ -91,9 +88,6 @@ public final class RateBoundLp {
   private static void addRateDefinitions(
       ExpressionsBasedModel model, Variable[] rate, Variable f, double[] bytes) {
     for (int k = 0; k < rate.length; k++) {
-      if (!(bytes[k] >= 0) || Double.isInfinite(bytes[k])) {
-        throw new IllegalArgumentException("flow " + k + ": bytes " + bytes[k]);
-      }
       Expression definition = model.addExpression("rate" + k).level(0);
       definition.set(rate[k], 1);
       definition.set(f, -bytes[k]);
@@ -120,24 +114,11 @@ public final class RateBoundLp {
       ExpressionsBasedModel model, Variable[] rate, int[] sender, double[] senderOut) {
     Expression[] outgoing = new Expression[senderOut.length];
     for (int u = 0; u < senderOut.length; u++) {
-      if (!(senderOut[u] >= 0)) {
-        throw new IllegalArgumentException("host " + u + ": outgoing bandwidth " + senderOut[u]);
-      }
       if (senderOut[u] < Double.POSITIVE_INFINITY) {
         outgoing[u] = model.addExpression("out" + u).upper(senderOut[u]);
       }
     }
     for (int k = 0; k < rate.length; k++) {
-      if (sender[k] < 0 || sender[k] >= senderOut.length) {
-        throw new IllegalArgumentException(
-            "flow "
-                + k
-                + ": sender "
-                + sender[k]
-                + " is not one of "
-                + senderOut.length
-                + " hosts");
-      }
       if (outgoing[sender[k]] != null) {
         outgoing[sender[k]].set(rate[k], 1);
       }

@@ -51,8 +51,13 @@ public final class RateBound {
     return f;
   }
 
-  /** V_u: the bytes each sender sends, after checking the inputs. */
-  private static double[] bytesPerSender(double[] bytes, int[] sender, double[] senderOut) {
+  /**
+   * V_u: the bytes each sender sends, after checking the inputs of LP (3) (shared with the LP
+   * version, so both reject the same inputs with the same messages).
+   *
+   * @throws IllegalArgumentException naming the flow or host whose value is out of range
+   */
+  public static double[] bytesPerSender(double[] bytes, int[] sender, double[] senderOut) {
     if (bytes.length != sender.length) {
       throw new IllegalArgumentException(
           bytes.length + " flow sizes but " + sender.length + " flow senders");
