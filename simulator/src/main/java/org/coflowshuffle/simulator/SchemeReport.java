@@ -45,6 +45,11 @@ public final class SchemeReport {
     return Summary.of(concat(ccts));
   }
 
+  /** The CCTs themselves, trial after trial. */
+  public double[] ccts() {
+    return concat(ccts);
+  }
+
   /** Sum of CCTs over the sum of the coflows' isolated lower bounds (>= 1). */
   public double lowerBoundRatio() {
     double c = 0;

@@ -18,6 +18,7 @@ import org.coflowshuffle.coordinator.cli.Command;
 import org.coflowshuffle.core.model.Instance;
 import org.coflowshuffle.core.policy.SchemeOptions;
 import org.coflowshuffle.core.scheme.Schemes;
+import org.coflowshuffle.simulator.Charts;
 import org.coflowshuffle.simulator.IsolatedLowerBound;
 import org.coflowshuffle.simulator.SchemeReport;
 import org.coflowshuffle.simulator.Simulation;
@@ -123,6 +124,7 @@ public final class SimulateCommand implements Command {
       try {
         Files.createDirectories(plan.out());
         Files.write(plan.out().resolve("coflows.csv"), csv);
+        Charts.write(plan.out(), reports.values(), plan.reference(), title(plan));
       } catch (IOException e) {
         err.println("coflow simulate: cannot write " + plan.out() + ": " + e.getMessage());
         return FAILURE;
@@ -231,6 +233,20 @@ public final class SimulateCommand implements Command {
       root.put("rate", plan.rate());
     }
     return root.toString();
+  }
+
+  /** One line naming the run, for chart titles. */
+  private static String title(Plan plan) {
+    return plan.workload().equals("fb")
+        ? String.format(Locale.ROOT, "fb, %d coflows", plan.coflows())
+        : String.format(
+            Locale.ROOT,
+            "rpc-synthetic, %d+%d hosts, %d coflows, %s, seed %d",
+            plan.hosts(),
+            plan.hosts(),
+            plan.coflows(),
+            plan.rate() > 0 ? "rate " + plan.rate() + "/s" : "all at once",
+            plan.seed());
   }
 
   private static void table(PrintStream out, Plan plan, Map<String, SchemeReport> reports) {

@@ -1,5 +1,6 @@
 package org.coflowshuffle.simulator.cli;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -11,6 +12,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import org.coflowshuffle.simulator.SharedTrace;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -89,5 +91,9 @@ class SimulateCommandTest {
     var csv = Files.readAllLines(out.resolve("coflows.csv"));
     assertEquals("trial,scheme,coflow,arrival_s,cct_s,lower_bound_s", csv.get(0));
     assertEquals(1 + 2 * 4 * 6, csv.size()); // trials x schemes x coflows
+    for (String png : new String[] {"cct-cdf.png", "ratio-vs-neat.png"}) {
+      byte[] head = Arrays.copyOf(Files.readAllBytes(out.resolve(png)), 8);
+      assertArrayEquals(new byte[] {(byte) 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'}, head, png);
+    }
   }
 }

@@ -1,0 +1,80 @@
+package org.coflowshuffle.simulator;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Collection;
+import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYChartBuilder;
+import org.knowm.xchart.XYSeries;
+import org.knowm.xchart.style.markers.SeriesMarkers;
+
+/**
+ * The simulator's pictures, as PNG: the CDF of CCTs per scheme (the paper's Fig. 5(b)) and, per
+ * scheme, the sorted per-coflow ratio of its CCT to the reference scheme's (its Fig. 5(c), on a log
+ * axis so that 2x faster and 2x slower look alike).
+ */
+public final class Charts {
+
+  private Charts() {}
+
+  /** Writes {@code cct-cdf.png} and {@code ratio-vs-REFERENCE.png} into {@code dir}. */
+  public static void write(
+      Path dir, Collection<SchemeReport> reports, String reference, String title)
+      throws IOException {
+    XYChart cdf =
+        new XYChartBuilder()
+            .width(800)
+            .height(500)
+            .title("CCT distribution — " + title)
+            .xAxisTitle("coflow completion time (s, log scale)")
+            .yAxisTitle("fraction of coflows")
+            .build();
+    cdf.getStyler().setXAxisLogarithmic(true);
+    cdf.getStyler().setYAxisDecimalPattern("0.0");
+    XYChart change =
+        new XYChartBuilder()
+            .width(800)
+            .height(500)
+            .title("Per-coflow CCT against " + reference + " — " + title)
+            .xAxisTitle("fraction of coflows")
+            .yAxisTitle("CCT / CCT of " + reference + " (log scale; below 1 = faster)")
+            .build();
+    change.getStyler().setYAxisLogarithmic(true);
+    change.getStyler().setXAxisDecimalPattern("0.0");
+    boolean anyChange = false;
+    for (SchemeReport r : reports) {
+      double[] cct = Arrays.stream(r.ccts()).map(v -> Math.max(v, 1e-6)).sorted().toArray();
+      if (cct.length > 0) {
+        line(cdf.addSeries(r.scheme(), cct, fractions(cct.length)));
+      }
+      double[] delta = r.changesAgainstReference();
+      if (delta.length > 0) {
+        double[] sorted = Arrays.stream(delta).map(d -> Math.max(1 - d, 1e-6)).sorted().toArray();
+        line(change.addSeries(r.scheme(), fractions(sorted.length), sorted));
+        anyChange = true;
+      }
+    }
+    BitmapEncoder.saveBitmap(
+        cdf, dir.resolve("cct-cdf.png").toString(), BitmapEncoder.BitmapFormat.PNG);
+    if (anyChange) {
+      BitmapEncoder.saveBitmap(
+          change,
+          dir.resolve("ratio-vs-" + reference + ".png").toString(),
+          BitmapEncoder.BitmapFormat.PNG);
+    }
+  }
+
+  private static double[] fractions(int n) {
+    double[] y = new double[n];
+    for (int i = 0; i < n; i++) {
+      y[i] = (i + 1.0) / n;
+    }
+    return y;
+  }
+
+  private static void line(XYSeries series) {
+    series.setMarker(SeriesMarkers.NONE);
+  }
+}
