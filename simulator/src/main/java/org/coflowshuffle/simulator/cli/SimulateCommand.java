@@ -98,7 +98,14 @@ public final class SimulateCommand implements Command {
       order.add(0, plan.reference()); // the reference first, so others can compare to it
       for (String scheme : order) {
         SchemeOptions options = new SchemeOptions(seed, plan.delta(), plan.workConserving());
-        outcomes.put(scheme, Simulation.run(instance, scheme, options));
+        try {
+          outcomes.put(scheme, Simulation.run(instance, scheme, options));
+        } catch (RuntimeException e) {
+          progress.done();
+          err.println(
+              "coflow simulate: scheme " + scheme + " failed in trial " + (t + 1) + ": " + e);
+          return FAILURE;
+        }
         progress.step("trial " + (t + 1) + "/" + plan.trials() + " " + scheme);
       }
       double[] reference = outcomes.get(plan.reference()).cct();
@@ -122,7 +129,6 @@ public final class SimulateCommand implements Command {
     progress.done();
     if (plan.out() != null) {
       try {
-        Files.createDirectories(plan.out());
         Files.write(plan.out().resolve("coflows.csv"), csv);
         Charts.write(plan.out(), reports.values(), plan.reference(), title(plan));
       } catch (IOException e) {
@@ -185,13 +191,27 @@ public final class SimulateCommand implements Command {
     boolean fb = workload.equals("fb");
     CoflowTrace trace = f.trace();
     Path out = f.has("--out") ? Path.of(f.string("--out", null)) : null;
+    if (out != null) { // fail now, not after a long run
+      try {
+        Files.createDirectories(out);
+      } catch (IOException e) {
+        throw new IllegalArgumentException("--out: cannot create " + out + ": " + e.getMessage());
+      }
+      if (!Files.isWritable(out)) {
+        throw new IllegalArgumentException("--out: cannot write into " + out);
+      }
+    }
+    int coflows = f.positiveInt("--coflows", fb ? trace.coflows().size() : 1000);
+    if (fb) {
+      coflows = Math.min(coflows, trace.coflows().size()); // the trace has no more
+    }
     return new Plan(
         workload,
         schemes,
         reference,
         f.positiveInt("--hosts", 100),
         f.has("--all-at-once") ? 0 : f.positiveDouble("--rate", 20),
-        f.positiveInt("--coflows", fb ? trace.coflows().size() : 1000),
+        coflows,
         f.positiveInt("--trials", 1),
         f.longValue("--seed", 1),
         f.positiveDouble("--port-gbps", 1) * 1.25e8,

@@ -56,6 +56,15 @@ class SimulateCommandTest {
         run("--workload", "fb", "--trace", dir.resolve("none.txt").toString()),
         "cannot read the trace");
     assertUsage(run("--workload", "fb", "--frobnicate"), "unknown option \"--frobnicate\"");
+    Path file = dir.resolve("a-file");
+    try {
+      Files.writeString(file, "x");
+    } catch (java.io.IOException e) {
+      throw new AssertionError(e);
+    }
+    assertUsage(
+        run("--workload", "fb", "--trace", SharedTrace.path().toString(), "--out", file.toString()),
+        "--out: cannot create");
   }
 
   @Test
