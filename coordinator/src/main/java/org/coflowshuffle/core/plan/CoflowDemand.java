@@ -19,10 +19,6 @@ public final class CoflowDemand {
   private final double[] senderBytes; // per shape.senders
   private final int[] pinnedHost;
 
-  public CoflowDemand(ActiveCoflow active) {
-    this(active, new CoflowShape(active.coflow()), true);
-  }
-
   /**
    * @param locality whether to keep bytes per (reducer, source host), needed only when some sender
    *     may also run reducers

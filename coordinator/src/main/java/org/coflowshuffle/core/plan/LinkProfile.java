@@ -152,13 +152,4 @@ public final class LinkProfile {
   public void takeNow(double rate) {
     rates[0] = Math.max(0, rates[0] - rate);
   }
-
-  /** A copy that can be changed independently. */
-  public LinkProfile copy() {
-    LinkProfile p = new LinkProfile(times[0], rates[0]);
-    p.times = Arrays.copyOf(times, times.length);
-    p.rates = Arrays.copyOf(rates, rates.length);
-    p.size = size;
-    return p;
-  }
 }

@@ -66,12 +66,13 @@ public final class NetworkProfile {
   }
 
   /**
-   * True while some host that may take a reducer still has incoming bandwidth free now: once none
-   * has, every coflow not yet served waits, whatever its plan.
+   * True while some host that may run reducers still has incoming bandwidth free now: once none
+   * has, every coflow not yet served waits, whatever its plan. Slots do not matter here: a reducer
+   * already running needs no new slot.
    */
   public boolean anyReducerBandwidthNow() {
     for (int j = 0; j < in.length; j++) {
-      if (freeSlots[j] > 0 && in[j].rateNow() > 0) {
+      if (hosts.get(j).canHostReducers() && in[j].rateNow() > 0) {
         return true;
       }
     }

@@ -99,7 +99,9 @@ public final class PlanEvaluator {
     int[] senders = d.senders();
     double[] bytes = d.senderBytes();
     for (int i = 0; i < senders.length; i++) {
-      bound = Math.max(bound, bytes[i] / net.hosts().get(senders[i]).outBytesPerSec());
+      if (bytes[i] > 0) { // a sender with nothing left bounds nothing (and 0 / 0 is NaN)
+        bound = Math.max(bound, bytes[i] / net.hosts().get(senders[i]).outBytesPerSec());
+      }
     }
     return now + bound;
   }

@@ -53,7 +53,8 @@ public final class PouredPlacement implements PlacementMethod {
       fallback.place(d, reducers, eligible, loads, net, hostOf);
       return;
     }
-    int[] placed = RelatedMachinesPlacement.solve(work, capacity, eligible, upper).hostOf();
+    int[] placed =
+        RelatedMachinesPlacement.solve(work, capacity, eligible, net.now(), upper).hostOf();
     for (int i = 0; i < reducers.length; i++) {
       hostOf[reducers[i]] = placed[i];
     }

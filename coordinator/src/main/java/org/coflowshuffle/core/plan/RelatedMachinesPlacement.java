@@ -30,24 +30,31 @@ public final class RelatedMachinesPlacement {
   /**
    * @param work w_n of each reducer to place
    * @param eligible per host: may take one more reducer
+   * @param lowerBound a deadline no placement can beat (the time the capacities start from)
    * @param upperBound a deadline known to be feasible for a fractional placement (e.g. the makespan
    *     of any integral placement)
    */
   public static Result solve(
-      double[] work, HostCapacity capacity, boolean[] eligible, double upperBound) {
+      double[] work,
+      HostCapacity capacity,
+      boolean[] eligible,
+      double lowerBound,
+      double upperBound) {
     int n = work.length;
     Integer[] order = new Integer[n];
     for (int i = 0; i < n; i++) {
       order[i] = i;
     }
     Arrays.sort(order, (a, b) -> Double.compare(work[b], work[a]));
-    double lo = 0;
+    double lo = lowerBound; // so the gap below is relative to the coflow's own duration
     double hi = upperBound;
     Integer[] hosts = capacity.fixedOrder() ? sortedHosts(capacity, eligible, hi) : null;
     if (!pour(work, order, capacity, eligible, hosts, hi, null)) {
       throw new IllegalArgumentException("upper bound " + hi + " is not feasible");
     }
-    for (int step = 0; step < BISECTION_STEPS && hi - lo > RELATIVE_GAP * hi; step++) {
+    for (int step = 0;
+        step < BISECTION_STEPS && hi - lo > RELATIVE_GAP * (hi - lowerBound);
+        step++) {
       double mid = 0.5 * (lo + hi);
       if (pour(work, order, capacity, eligible, hosts, mid, null)) {
         hi = mid;

@@ -323,10 +323,15 @@ public final class ScheduleRunner {
         if (keepSegments) {
           record(s.segments.get(k), now, until, rate);
         }
-        s.remaining[k] -= rate * dt;
-        if (s.remaining[k] <= 1e-9 * s.bytes[k] + 1e-6) {
+        // A flow whose completion time (as computed for the event) is not after it is done, even
+        // if rounding leaves a sliver: at large times now + sliver / rate rounds back to now and
+        // the run would never move again.
+        if (now + s.remaining[k] / rate <= until
+            || s.remaining[k] - rate * dt <= 1e-9 * s.bytes[k] + 1e-6) {
           s.remaining[k] = 0;
           s.open[s.reducer[k]]--;
+        } else {
+          s.remaining[k] -= rate * dt;
         }
       }
       if (moved) {

@@ -4,7 +4,10 @@ import java.util.Random;
 import org.coflowshuffle.core.policy.ActiveCoflow;
 import org.coflowshuffle.core.policy.ClusterView;
 
-/** Each reducer on a host drawn uniformly among those with a free slot (the paper's baseline). */
+/**
+ * Each reducer on a host drawn uniformly among those with a free slot and incoming bandwidth (the
+ * paper's baseline; a host with no bandwidth left could never serve it).
+ */
 final class RandomPlacement extends ArrivalPlacement {
 
   private final Random random;
@@ -20,20 +23,24 @@ final class RandomPlacement extends ArrivalPlacement {
         continue;
       }
       int candidates = 0;
-      for (int s : freeSlots) {
-        candidates += s > 0 ? 1 : 0;
+      for (int j = 0; j < freeSlots.length; j++) {
+        candidates += usable(view, freeSlots, j) ? 1 : 0;
       }
       if (candidates == 0) {
         return;
       }
       int pick = random.nextInt(candidates);
       for (int j = 0; j < freeSlots.length; j++) {
-        if (freeSlots[j] > 0 && pick-- == 0) {
+        if (usable(view, freeSlots, j) && pick-- == 0) {
           hostOf[r] = j;
           freeSlots[j]--;
           break;
         }
       }
     }
+  }
+
+  private static boolean usable(ClusterView view, int[] freeSlots, int j) {
+    return freeSlots[j] > 0 && view.hosts().get(j).inBytesPerSec() > 0;
   }
 }

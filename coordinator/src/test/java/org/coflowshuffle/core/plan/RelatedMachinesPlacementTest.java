@@ -37,7 +37,7 @@ class RelatedMachinesPlacementTest {
       double upper = Arrays.stream(work).sum() / Arrays.stream(speed).min().getAsDouble() + 1;
       RelatedMachinesPlacement.Result poured =
           RelatedMachinesPlacement.solve(
-              work, HostCapacity.constant(speed, new double[m]), eligible, upper);
+              work, HostCapacity.constant(speed, new double[m]), eligible, 0, upper);
       MakespanProblem problem = MakespanProblem.related(work, speed);
       double alphaLp = lp.solve(problem).alpha();
       assertEquals(alphaLp, poured.alpha(), 1e-6 * Math.max(1, alphaLp), "trial " + trial);
@@ -65,7 +65,7 @@ class RelatedMachinesPlacementTest {
       Arrays.fill(eligible, true);
       RelatedMachinesPlacement.Result r =
           RelatedMachinesPlacement.solve(
-              work, HostCapacity.constant(speed, new double[m]), eligible, 2.0 * n);
+              work, HostCapacity.constant(speed, new double[m]), eligible, 0, 2.0 * n);
       double makespan = MakespanProblem.related(work, speed).makespan(r.hostOf());
       assertEquals(m, r.alpha(), 1e-9);
       assertTrue(makespan <= (2 * m - 1) + 1e-9, "M=" + m + " makespan " + makespan);

@@ -1,0 +1,109 @@
+package org.coflowshuffle.core.scheme;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+
+import java.time.Duration;
+import java.util.List;
+import org.coflowshuffle.core.model.Coflow;
+import org.coflowshuffle.core.model.Flow;
+import org.coflowshuffle.core.model.Host;
+import org.coflowshuffle.core.model.Instance;
+import org.coflowshuffle.core.model.Reducer;
+import org.coflowshuffle.core.policy.SchemeOptions;
+import org.coflowshuffle.core.schedule.FeasibilityChecker;
+import org.coflowshuffle.core.schedule.Schedule;
+import org.coflowshuffle.core.schedule.ScheduleRunner;
+import org.junit.jupiter.api.Test;
+
+/** Cases that once stalled or misbehaved, each with the outcome it must have. */
+class EdgeCaseScheduleTest {
+
+  private static Host sender(String id, double bw) {
+    return new Host(id, bw, bw, Host.UNLIMITED_SLOTS, false);
+  }
+
+  private static Coflow one(String id, double arrival, Reducer r, int src, double bytes) {
+    return new Coflow(id, arrival, List.of(r), List.of(new Flow(src, 0, bytes)));
+  }
+
+  private static double[] ccts(Instance inst, String scheme, SchemeOptions options) {
+    Schedule s = ScheduleRunner.run(inst, Schemes.create(scheme, options));
+    FeasibilityChecker.check(inst, s);
+    return s.coflows().stream().mapToDouble(c -> c.cct()).toArray();
+  }
+
+  @Test
+  void runningReducersHoldingEverySlotStillGetBandwidth() {
+    // Every slot is held by a reducer already running: they need no new slot, only bandwidth.
+    Instance inst =
+        new Instance(
+            List.of(sender("S", 10), new Host("R1", 1, 1, 1, true), new Host("R2", 1, 1, 1, true)),
+            List.of(
+                one("C1", 0, new Reducer("a", 1), 0, 2), one("C2", 0, new Reducer("b", 2), 0, 3)));
+    for (String scheme : Schemes.names()) {
+      double[] cct = ccts(inst, scheme, SchemeOptions.defaults());
+      assertEquals(2.0, cct[0], 1e-9, scheme);
+      assertEquals(3.0, cct[1], 1e-9, scheme);
+    }
+  }
+
+  @Test
+  void aCoflowIsServedFirstOnceItHasWaitedDelta() {
+    // One 1 B/s link; SRTF serves Small first, but at t = delta = 1 s Big has waited long enough
+    // (Algorithm 1, lines 6-9): it takes the link and finishes at 11 s; Small resumes, ends at 15
+    // s.
+    Instance inst =
+        new Instance(
+            List.of(sender("S", 1), Host.of("R", 1, 1)),
+            List.of(
+                one("Big", 0, new Reducer("big", 1), 0, 10),
+                one("Small", 0, new Reducer("small", 1), 0, 5)));
+    double[] cct = ccts(inst, "rpc", new SchemeOptions(1, 1.0, false));
+    assertEquals(11.0, cct[0], 1e-9);
+    assertEquals(15.0, cct[1], 1e-9);
+  }
+
+  @Test
+  void largeTimesDoNotFreezeTheRunner() {
+    // At t = 3600 s, now + sliver / rate rounds back to now: completion must not depend on it.
+    Instance inst =
+        new Instance(
+            List.of(sender("S", 1.25e8), Host.of("R", 1.25e8, 1.25e8)),
+            List.of(
+                new Coflow(
+                    "C",
+                    3600.0507,
+                    List.of(Reducer.free("r")),
+                    List.of(new Flow(0, 0, 1021.49), new Flow(0, 0, 8565.22)))));
+    for (String scheme : Schemes.names()) {
+      double[] cct =
+          assertTimeoutPreemptively(
+              Duration.ofSeconds(20), () -> ccts(inst, scheme, SchemeOptions.defaults()), scheme);
+      assertEquals((1021.49 + 8565.22) / 1.25e8, cct[0], 1e-6, scheme);
+    }
+  }
+
+  @Test
+  void randomPlacementAvoidsHostsThatCannotReceive() {
+    Instance inst =
+        new Instance(
+            List.of(sender("S", 10), Host.of("R0", 0, 1), Host.of("R1", 1, 1)),
+            List.of(
+                new Coflow(
+                    "C",
+                    0,
+                    List.of(Reducer.free("a"), Reducer.free("b")),
+                    List.of(new Flow(0, 0, 2), new Flow(0, 1, 2)))));
+    for (long seed = 1; seed <= 5; seed++) {
+      for (String scheme : List.of("fair", "varys")) {
+        double[] cct =
+            ccts(
+                inst,
+                scheme,
+                new SchemeOptions(seed, SchemeOptions.DEFAULT_STARVATION_THRESHOLD, false));
+        assertEquals(4.0, cct[0], 1e-9, scheme + " seed " + seed); // both reducers on R1
+      }
+    }
+  }
+}
