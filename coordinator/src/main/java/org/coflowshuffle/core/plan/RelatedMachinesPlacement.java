@@ -46,15 +46,13 @@ public final class RelatedMachinesPlacement {
       order[i] = i;
     }
     Arrays.sort(order, (a, b) -> Double.compare(work[b], work[a]));
-    double lo = lowerBound; // so the gap below is relative to the coflow's own duration
+    double lo = lowerBound; // the bracket starts at the coflow's start, not at time 0
     double hi = upperBound;
     Integer[] hosts = capacity.fixedOrder() ? sortedHosts(capacity, eligible, hi) : null;
     if (!pour(work, order, capacity, eligible, hosts, hi, null)) {
       throw new IllegalArgumentException("upper bound " + hi + " is not feasible");
     }
-    for (int step = 0;
-        step < BISECTION_STEPS && hi - lo > RELATIVE_GAP * (hi - lowerBound);
-        step++) {
+    for (int step = 0; step < BISECTION_STEPS && hi - lo > RELATIVE_GAP * hi; step++) {
       double mid = 0.5 * (lo + hi);
       if (pour(work, order, capacity, eligible, hosts, mid, null)) {
         hi = mid;
