@@ -106,4 +106,33 @@ class EdgeCaseScheduleTest {
       }
     }
   }
+
+  @Test
+  void placementWeighsTheSendersToo() {
+    // Keeping r0 local on H0 would leave H3's slow uplink (2.5e7 B/s) sending 163 MB: 6.52 s.
+    // Placing r0 on H3 and r1 on H0 takes 3.76 s; rpc must find it (review finding).
+    List<Host> hosts =
+        List.of(
+            new Host("H0", 1.25e8, 5e9, Host.UNLIMITED_SLOTS, true),
+            sender("H1", 6.25e7),
+            new Host("H3", 1.25e8, 2.5e7, Host.UNLIMITED_SLOTS, true),
+            sender("H4", 6.25e7));
+    Instance inst =
+        new Instance(
+            hosts,
+            List.of(
+                new Coflow(
+                    "C",
+                    0,
+                    List.of(Reducer.free("r0"), Reducer.free("r1")),
+                    List.of(
+                        new Flow(0, 0, 182e6),
+                        new Flow(1, 0, 6.6e6),
+                        new Flow(2, 0, 163e6),
+                        new Flow(3, 0, 172e6),
+                        new Flow(1, 1, 164e6),
+                        new Flow(3, 1, 63e6)))));
+    double[] cct = ccts(inst, "rpc", SchemeOptions.defaults());
+    assertEquals(3.76, cct[0], 0.01);
+  }
 }

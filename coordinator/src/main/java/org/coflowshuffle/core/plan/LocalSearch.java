@@ -1,0 +1,75 @@
+package org.coflowshuffle.core.plan;
+
+/**
+ * Improves a plan by moving one reducer to another host, or swapping two reducers' hosts, while the
+ * full completion estimate drops. The placement methods see only the receivers' links, and the
+ * local-reducer rule may even make a slow sender the bottleneck; the estimate sees senders too. It
+ * costs O(N (N + M)) evaluations a round, so it is only run on small coflows.
+ */
+final class LocalSearch {
+
+  /** Reducers times hosts up to which a coflow is polished. */
+  static final int MAX_PAIRS = 4096;
+
+  private static final int MAX_ROUNDS = 4;
+
+  private LocalSearch() {}
+
+  static CoflowPlan improve(CoflowDemand d, CoflowPlan plan, NetworkProfile net) {
+    int m = net.hostCount();
+    if ((long) d.reducers() * m > MAX_PAIRS) {
+      return plan;
+    }
+    int[] used = new int[m]; // reducers this plan newly places on each host
+    for (int n = 0; n < d.reducers(); n++) {
+      if (d.pinnedHost(n) < 0 && plan.hostOf()[n] >= 0) {
+        used[plan.hostOf()[n]]++;
+      }
+    }
+    CoflowPlan best = plan;
+    for (int round = 0; round < MAX_ROUNDS; round++) {
+      CoflowPlan start = best;
+      for (int n = 0; n < d.reducers(); n++) {
+        int from = best.hostOf()[n];
+        if (d.pinnedHost(n) >= 0 || from < 0) {
+          continue;
+        }
+        for (int j = 0; j < m; j++) { // move n to j
+          if (j != from && net.hosts().get(j).canHostReducers() && used[j] < net.freeSlots(j)) {
+            CoflowPlan moved = evaluate(d, best, net, n, j, -1, -1);
+            if (moved.finish() < best.finish() * (1 - 1e-12)) {
+              best = moved;
+              used[from]--;
+              used[j]++;
+              from = j;
+            }
+          }
+        }
+        for (int o = n + 1; o < d.reducers(); o++) { // swap n and o
+          int other = best.hostOf()[o];
+          if (d.pinnedHost(o) < 0 && other >= 0 && other != from) {
+            CoflowPlan swapped = evaluate(d, best, net, n, other, o, from);
+            if (swapped.finish() < best.finish() * (1 - 1e-12)) {
+              best = swapped;
+              from = other;
+            }
+          }
+        }
+      }
+      if (best == start) {
+        break;
+      }
+    }
+    return best;
+  }
+
+  private static CoflowPlan evaluate(
+      CoflowDemand d, CoflowPlan plan, NetworkProfile net, int n, int host, int o, int otherHost) {
+    int[] hostOf = plan.hostOf().clone();
+    hostOf[n] = host;
+    if (o >= 0) {
+      hostOf[o] = otherHost;
+    }
+    return PlanEvaluator.evaluate(d, hostOf, net);
+  }
+}
