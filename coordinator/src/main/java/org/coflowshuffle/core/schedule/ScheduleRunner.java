@@ -359,8 +359,8 @@ public final class ScheduleRunner {
               return false;
             }
           }
-          for (double r : s.remaining) {
-            if (r > 0) {
+          for (int open : s.open) { // per reducer: O(reducers), not O(flows)
+            if (open > 0) {
               return false;
             }
           }

@@ -77,7 +77,14 @@ final class SebfPolicy implements SchedulingPolicy {
         }
       }
     }
+    int receiving = 0; // hosts with incoming bandwidth left: none, and nothing more can move
+    for (double f : freeIn) {
+      receiving += f > 0 ? 1 : 0;
+    }
     for (int i : order) { // work conservation
+      if (receiving == 0) {
+        break;
+      }
       ActiveCoflow a = active.get(i);
       List<Flow> flows = a.coflow().flows();
       for (int k = 0; k < flows.size(); k++) {
@@ -88,6 +95,9 @@ final class SebfPolicy implements SchedulingPolicy {
           rates[i][k] += extra;
           freeIn[h] -= extra;
           freeOut[u] -= extra;
+          if (extra > 0 && freeIn[h] <= 0) {
+            receiving--;
+          }
         }
       }
     }
