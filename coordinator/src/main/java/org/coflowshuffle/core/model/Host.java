@@ -42,6 +42,17 @@ public record Host(
     return new Host(id, inBytesPerSec, outBytesPerSec, UNLIMITED_SLOTS, true);
   }
 
+  /**
+   * Reducer slots left when {@code inUse} are taken: 0 for a host that may not run reducers, {@link
+   * Integer#MAX_VALUE} for unlimited slots.
+   */
+  public int freeSlots(int inUse) {
+    if (!canHostReducers) {
+      return 0;
+    }
+    return reducerSlots == UNLIMITED_SLOTS ? Integer.MAX_VALUE : Math.max(0, reducerSlots - inUse);
+  }
+
   /** True when this host can take a reducer at all. */
   public boolean acceptsReducers() {
     return canHostReducers && reducerSlots > 0;

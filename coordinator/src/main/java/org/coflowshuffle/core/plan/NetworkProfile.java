@@ -30,12 +30,7 @@ public final class NetworkProfile {
       Host h = hosts.get(j);
       in[j] = new LinkProfile(now, h.inBytesPerSec());
       out[j] = new LinkProfile(now, h.outBytesPerSec());
-      freeSlots[j] =
-          !h.canHostReducers()
-              ? 0
-              : h.reducerSlots() == Host.UNLIMITED_SLOTS
-                  ? Integer.MAX_VALUE
-                  : Math.max(0, h.reducerSlots() - slotsInUse[j]);
+      freeSlots[j] = h.freeSlots(slotsInUse[j]);
     }
   }
 

@@ -31,6 +31,15 @@ public record ActiveCoflow(
     int[] flowSource,
     int[] flowReducer) {
 
+  /**
+   * True when flow k still has bytes to move over the network under placement {@code hostOf}: its
+   * reducer has a host and that host is not the flow's source.
+   */
+  public boolean crossesNetwork(int k, int[] hostOf) {
+    int h = hostOf[flowReducer[k]];
+    return remaining[k] > 0 && h >= 0 && h != flowSource[k];
+  }
+
   /** Bytes still to deliver over all flows. */
   public double remainingBytes() {
     double sum = 0;

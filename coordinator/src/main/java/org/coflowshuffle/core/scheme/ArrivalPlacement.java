@@ -20,8 +20,7 @@ abstract class ArrivalPlacement {
     List<ActiveCoflow> active = view.coflows();
     int[] freeSlots = new int[view.hosts().size()];
     for (int j = 0; j < freeSlots.length; j++) {
-      var h = view.hosts().get(j);
-      freeSlots[j] = h.canHostReducers() ? Math.max(0, h.reducerSlots() - view.slotsInUse()[j]) : 0;
+      freeSlots[j] = view.hosts().get(j).freeSlots(view.slotsInUse()[j]);
     }
     int[][] out = new int[active.size()][];
     placements.keySet().retainAll(active.stream().map(ActiveCoflow::index).toList());

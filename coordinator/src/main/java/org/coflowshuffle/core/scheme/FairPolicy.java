@@ -2,7 +2,6 @@ package org.coflowshuffle.core.scheme;
 
 import java.util.ArrayList;
 import java.util.List;
-import org.coflowshuffle.core.model.Flow;
 import org.coflowshuffle.core.policy.ActiveCoflow;
 import org.coflowshuffle.core.policy.ClusterView;
 import org.coflowshuffle.core.policy.CoflowAssignment;
@@ -37,11 +36,9 @@ final class FairPolicy implements SchedulingPolicy {
     for (int i = 0; i < active.size(); i++) {
       ActiveCoflow a = active.get(i);
       rates[i] = new double[a.remaining().length];
-      List<Flow> fs = a.coflow().flows();
-      for (int k = 0; k < fs.size(); k++) {
-        int h = hostOf[i][a.flowReducer()[k]];
-        if (a.remaining()[k] > 0 && h >= 0 && h != a.flowSource()[k]) {
-          flows.add(new int[] {i, k, a.flowSource()[k], h});
+      for (int k = 0; k < rates[i].length; k++) {
+        if (a.crossesNetwork(k, hostOf[i])) {
+          flows.add(new int[] {i, k, a.flowSource()[k], hostOf[i][a.flowReducer()[k]]});
         }
       }
     }

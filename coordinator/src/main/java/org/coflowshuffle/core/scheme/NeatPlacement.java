@@ -3,6 +3,8 @@ package org.coflowshuffle.core.scheme;
 import java.util.Arrays;
 import java.util.List;
 import org.coflowshuffle.core.model.Flow;
+import org.coflowshuffle.core.plan.CoflowDemand;
+import org.coflowshuffle.core.plan.CoflowShape;
 import org.coflowshuffle.core.policy.ActiveCoflow;
 import org.coflowshuffle.core.policy.ClusterView;
 
@@ -29,23 +31,13 @@ final class NeatPlacement extends ArrivalPlacement {
         }
       }
     }
-    int n = hostOf.length;
-    double[] work = new double[n];
-    double[][] localBytes = new double[n][];
-    List<Flow> flows = a.coflow().flows();
-    for (int k = 0; k < flows.size(); k++) {
-      Flow f = flows.get(k);
-      work[f.reducer()] += a.remaining()[k];
-    }
-    Integer[] order = new Integer[n];
-    for (int r = 0; r < n; r++) {
+    CoflowShape shape = new CoflowShape(a.coflow());
+    CoflowDemand d = new CoflowDemand(a, shape, shape.sendersMayHostReducers(view.hosts()));
+    Integer[] order = new Integer[hostOf.length];
+    for (int r = 0; r < order.length; r++) {
       order[r] = r;
-      localBytes[r] = new double[m];
     }
-    for (int k = 0; k < flows.size(); k++) {
-      localBytes[a.flowReducer()[k]][a.flowSource()[k]] += a.remaining()[k];
-    }
-    Arrays.sort(order, (x, y) -> Double.compare(work[y], work[x]));
+    Arrays.sort(order, (x, y) -> Double.compare(d.work(y), d.work(x)));
     for (int r : order) {
       if (hostOf[r] >= 0) {
         continue;
@@ -57,7 +49,7 @@ final class NeatPlacement extends ArrivalPlacement {
         if (freeSlots[j] <= 0) {
           continue;
         }
-        double bytes = queued[j] + work[r] - localBytes[r][j];
+        double bytes = queued[j] + d.networkBytes(r, j);
         double finish = bytes <= 0 ? 0 : bw > 0 ? bytes / bw : Double.POSITIVE_INFINITY;
         if (best < 0 || finish < bestFinish) {
           best = j;
@@ -69,7 +61,7 @@ final class NeatPlacement extends ArrivalPlacement {
       }
       hostOf[r] = best;
       freeSlots[best]--;
-      queued[best] += work[r] - localBytes[r][best];
+      queued[best] += d.networkBytes(r, best);
     }
   }
 }

@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
-import org.coflowshuffle.core.model.Flow;
 import org.coflowshuffle.core.model.Host;
 import org.coflowshuffle.core.policy.ActiveCoflow;
 import org.coflowshuffle.core.policy.ClusterView;
@@ -67,10 +66,9 @@ final class SebfPolicy implements SchedulingPolicy {
       if (!(gamma > 0) || gamma == Double.POSITIVE_INFINITY) {
         continue;
       }
-      List<Flow> flows = a.coflow().flows();
-      for (int k = 0; k < flows.size(); k++) {
+      for (int k = 0; k < a.remaining().length; k++) {
         int h = hostOf[i][a.flowReducer()[k]];
-        if (isNetwork(a, k, h)) {
+        if (a.crossesNetwork(k, hostOf[i])) {
           rates[i][k] = a.remaining()[k] / gamma; // MADD
           freeIn[h] -= rates[i][k];
           freeOut[a.flowSource()[k]] -= rates[i][k];
@@ -86,11 +84,10 @@ final class SebfPolicy implements SchedulingPolicy {
         break;
       }
       ActiveCoflow a = active.get(i);
-      List<Flow> flows = a.coflow().flows();
-      for (int k = 0; k < flows.size(); k++) {
+      for (int k = 0; k < a.remaining().length; k++) {
         int h = hostOf[i][a.flowReducer()[k]];
         int u = a.flowSource()[k];
-        if (isNetwork(a, k, h)) {
+        if (a.crossesNetwork(k, hostOf[i])) {
           double extra = Math.max(0, Math.min(freeIn[h], freeOut[u]));
           rates[i][k] += extra;
           freeIn[h] -= extra;
@@ -108,17 +105,12 @@ final class SebfPolicy implements SchedulingPolicy {
     return new Decision(out, Double.POSITIVE_INFINITY);
   }
 
-  private static boolean isNetwork(ActiveCoflow a, int k, int host) {
-    return a.remaining()[k] > 0 && host >= 0 && host != a.flowSource()[k];
-  }
-
   /** Bytes the coflow still sends into and out of each host under its placement. */
   private static void loads(ActiveCoflow a, int[] hostOf, double[] in, double[] out) {
-    List<Flow> flows = a.coflow().flows();
     double[] remaining = a.remaining();
-    for (int k = 0; k < flows.size(); k++) {
+    for (int k = 0; k < remaining.length; k++) {
       int h = hostOf[a.flowReducer()[k]];
-      if (isNetwork(a, k, h)) {
+      if (a.crossesNetwork(k, hostOf)) {
         in[h] += remaining[k];
         out[a.flowSource()[k]] += remaining[k];
       }

@@ -168,10 +168,8 @@ public final class SrtfPolicy implements SchedulingPolicy {
       List<ActiveCoflow> active, CoflowAssignment[] out, NetworkProfile net) {
     List<int[]> flows = new ArrayList<>();
     for (int i = 0; i < active.size(); i++) {
-      List<Flow> fs = active.get(i).coflow().flows();
-      for (int k = 0; k < fs.size(); k++) {
-        int h = out[i].hostOf()[active.get(i).flowReducer()[k]];
-        if (active.get(i).remaining()[k] > 0 && h >= 0 && h != active.get(i).flowSource()[k]) {
+      for (int k = 0; k < active.get(i).remaining().length; k++) {
+        if (active.get(i).crossesNetwork(k, out[i].hostOf())) {
           flows.add(new int[] {i, k});
         }
       }
