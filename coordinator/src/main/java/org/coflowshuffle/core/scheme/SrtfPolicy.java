@@ -72,6 +72,8 @@ public final class SrtfPolicy implements SchedulingPolicy {
 
   private final Map<Integer, CoflowShape> shapes = new HashMap<>();
   private final Map<Integer, CoflowDemand> demands = new HashMap<>();
+  // Shared all-zero rates for coflows left waiting. Safe to share: only fillIdleBandwidth writes
+  // rates, and it runs only when work-conserving, where the planning loop never stops early.
   private final Map<Integer, double[]> zeros = new HashMap<>();
 
   @Override
