@@ -61,17 +61,18 @@ public final class NetworkProfile {
   }
 
   /**
-   * True while some host that may run reducers still has incoming bandwidth free now: once none
-   * has, every coflow not yet served waits, whatever its plan. Slots do not matter here: a reducer
-   * already running needs no new slot.
+   * True while a flow could still start now: some host that may run reducers has incoming bandwidth
+   * free and some host has outgoing bandwidth free. Once not, every coflow not yet served waits,
+   * whatever its plan. Slots do not matter here: a reducer already running needs no new slot.
    */
-  public boolean anyReducerBandwidthNow() {
-    for (int j = 0; j < in.length; j++) {
-      if (hosts.get(j).canHostReducers() && in[j].rateNow() > 0) {
-        return true;
-      }
+  public boolean anyBandwidthNow() {
+    boolean receiver = false;
+    boolean sender = false;
+    for (int j = 0; j < in.length && !(receiver && sender); j++) {
+      receiver |= hosts.get(j).canHostReducers() && in[j].rateNow() > 0;
+      sender |= out[j].rateNow() > 0;
     }
-    return false;
+    return receiver && sender;
   }
 
   /** Takes one slot of the host for a newly placed reducer. */

@@ -2,11 +2,12 @@ package org.coflowshuffle.core.plan;
 
 /**
  * RPC's rates: every host that receives for the coflow takes all the incoming bandwidth it has
- * left, shared among its flows in proportion to their remaining bytes, so that they end together
- * (MADD within a host); a sender that would exceed its outgoing bandwidth slows its flows in
- * proportion. Unlike Algorithm 3 (lines 5-8), hosts that are not the coflow's bottleneck finish
- * early rather than at the coflow's end, which frees them sooner for the next coflow without
- * delaying this one.
+ * left, and its flows end together (MADD within a host) — unless a sender it receives from needs
+ * longer for its bytes, in which case the host's flows all stretch to that sender's time. Unlike
+ * Algorithm 3 (lines 5-8), hosts that are not the coflow's bottleneck can finish early rather than
+ * at the coflow's end, which frees them sooner for the next coflow without delaying this one; and
+ * since a host's flows still end together, a coflow ends in at most one event per receiving host.
+ * Flows from a sender with no bandwidth free now wait for the next decision.
  */
 public final class ReceiverDrivenRates implements RateRule {
 
@@ -16,39 +17,40 @@ public final class ReceiverDrivenRates implements RateRule {
     CoflowShape shape = d.shape();
     double[] remaining = d.active().remaining();
     int m = net.hostCount();
-    double[] theta = new double[d.reducers()]; // share of its remaining bytes per second
-    boolean any = false;
-    for (int n = 0; n < theta.length; n++) {
-      int h = plan.hostOf()[n];
-      if (h >= 0 && plan.received()[h] > 0 && net.in(h).rateNow() > 0) {
-        theta[n] = net.in(h).rateNow() / plan.received()[h];
-        any = true;
+    int[] hostOf = plan.hostOf();
+    // Seconds each receiving host needs on its own link, then stretched to its senders' time.
+    double[] span = new double[m];
+    for (int h = 0; h < m; h++) {
+      double free = net.in(h).rateNow();
+      span[h] = plan.received()[h] > 0 && free > 0 ? plan.received()[h] / free : 0;
+    }
+    double[] senderBytes = new double[m];
+    for (int k = 0; k < remaining.length; k++) { // flow order: sequential in memory
+      if (sends(k, shape, hostOf, remaining, span)) {
+        senderBytes[shape.sourceOfFlow[k]] += remaining[k];
+      }
+    }
+    double[] senderSpan = new double[m];
+    for (int u = 0; u < m; u++) {
+      double free = net.out(u).rateNow();
+      senderSpan[u] = senderBytes[u] > 0 && free > 0 ? senderBytes[u] / free : 0;
+    }
+    for (int k = 0; k < remaining.length; k++) {
+      if (sends(k, shape, hostOf, remaining, span)) {
+        int h = hostOf[shape.reducerOfFlow[k]];
+        span[h] = Math.max(span[h], senderSpan[shape.sourceOfFlow[k]]);
       }
     }
     double[] rates = new double[remaining.length];
     double[] actualIn = new double[m];
     double[] actualOut = new double[m];
-    if (any) {
-      double[] senderLoad = new double[m];
-      for (int k = 0; k < rates.length; k++) { // flow order: sequential in memory
-        int n = shape.reducerOfFlow[k];
-        if (theta[n] > 0 && remaining[k] > 0 && shape.sourceOfFlow[k] != plan.hostOf()[n]) {
-          rates[k] = remaining[k] * theta[n];
-          senderLoad[shape.sourceOfFlow[k]] += rates[k];
-        }
-      }
-      double[] senderScale = new double[m];
-      for (int u = 0; u < m; u++) {
-        double free = net.out(u).rateNow();
-        senderScale[u] = senderLoad[u] > free ? free / senderLoad[u] : 1;
-      }
-      for (int k = 0; k < rates.length; k++) {
-        if (rates[k] > 0) {
-          int u = shape.sourceOfFlow[k];
-          rates[k] *= senderScale[u];
-          actualIn[plan.hostOf()[shape.reducerOfFlow[k]]] += rates[k];
-          actualOut[u] += rates[k];
-        }
+    for (int k = 0; k < remaining.length; k++) {
+      int u = shape.sourceOfFlow[k];
+      if (sends(k, shape, hostOf, remaining, span) && senderSpan[u] > 0) {
+        int h = hostOf[shape.reducerOfFlow[k]];
+        rates[k] = remaining[k] / span[h];
+        actualIn[h] += rates[k];
+        actualOut[u] += rates[k];
       }
     }
     for (int j = 0; j < m; j++) {
@@ -57,6 +59,13 @@ public final class ReceiverDrivenRates implements RateRule {
     }
     RateRule.takeSlots(plan, net);
     return rates;
+  }
+
+  /** Flow k crosses the network to a host that has bandwidth for it now. */
+  private static boolean sends(
+      int k, CoflowShape shape, int[] hostOf, double[] remaining, double[] span) {
+    int h = hostOf[shape.reducerOfFlow[k]];
+    return remaining[k] > 0 && h >= 0 && span[h] > 0 && shape.sourceOfFlow[k] != h;
   }
 
   /**

@@ -35,9 +35,9 @@ import org.coflowshuffle.core.policy.SchedulingPolicy;
  * shrinks as coflows are committed, so with an exact planner an old estimate is a lower bound and
  * the coflow chosen is the one the full loop would choose. The placement heuristics can find a
  * better plan on less bandwidth, so the choice can differ: in 1 of 3,000 random instances it did.
- * Once no host has incoming bandwidth free now, the coflows not yet served get no rate whatever
- * their plan, so (unless work-conserving) planning stops there; they are ordered again at the next
- * event.
+ * Once no reducer host has incoming bandwidth free now, or no host outgoing bandwidth, the coflows
+ * not yet served get no rate whatever their plan, so (unless work-conserving) planning stops there;
+ * they are ordered again at the next event.
  *
  * <p>The queue starts from LP (3)'s lower bound of each coflow, so a coflow is planned only when it
  * nears the head. A coflow's aggregated demand is kept across invocations while it is unchanged.
@@ -106,7 +106,7 @@ public final class SrtfPolicy implements SchedulingPolicy {
         queue.add(new Entry(PlanEvaluator.lowerBound(d, net), i, -1, d, null));
       }
     }
-    while (!queue.isEmpty() && (workConserving || net.anyReducerBandwidthNow())) {
+    while (!queue.isEmpty() && (workConserving || net.anyBandwidthNow())) {
       Entry e = queue.poll();
       if (e.version() != commits) {
         CoflowPlan p = planner.plan(e.demand(), net);
