@@ -22,10 +22,21 @@ public final class Simulation {
    */
   public record Outcome(String scheme, double[] cct, double[] decisionMicros, double wallSeconds) {}
 
+  /** The exact run: the policy decides at every event. */
   public static Outcome run(Instance instance, String scheme, SchemeOptions options) {
+    return run(instance, scheme, options, 0);
+  }
+
+  /**
+   * A run whose flow endings wake the policy at the given resolution (see {@link
+   * ScheduleRunner#completionTimes(Instance, org.coflowshuffle.core.policy.SchedulingPolicy,
+   * double)}); 0 is exact.
+   */
+  public static Outcome run(
+      Instance instance, String scheme, SchemeOptions options, double resolution) {
     TimedPolicy timed = new TimedPolicy(Schemes.create(scheme, options), Integer.MAX_VALUE);
     long start = System.nanoTime();
-    Schedule schedule = ScheduleRunner.completionTimes(instance, timed);
+    Schedule schedule = ScheduleRunner.completionTimes(instance, timed, resolution);
     double wall = (System.nanoTime() - start) / 1e9;
     double[] cct = new double[schedule.coflows().size()];
     for (CoflowSchedule c : schedule.coflows()) {

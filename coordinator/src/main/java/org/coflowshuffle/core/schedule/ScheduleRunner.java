@@ -26,20 +26,26 @@ public final class ScheduleRunner {
   private final Instance instance;
   private final SchedulingPolicy policy;
   private final boolean keepSegments;
+  private final double resolution;
   private final List<Host> hosts;
   private final State[] states;
 
-  private ScheduleRunner(Instance instance, SchedulingPolicy policy, boolean keepSegments) {
+  private ScheduleRunner(
+      Instance instance, SchedulingPolicy policy, boolean keepSegments, double resolution) {
+    if (!(resolution >= 0) || Double.isInfinite(resolution)) {
+      throw new IllegalArgumentException("resolution must be finite and >= 0, not " + resolution);
+    }
     this.instance = instance;
     this.policy = policy;
     this.keepSegments = keepSegments;
+    this.resolution = resolution;
     this.hosts = instance.hosts();
     this.states = new State[instance.coflows().size()];
   }
 
   /** Runs {@code policy} on {@code instance} until every coflow is complete. */
   public static Schedule run(Instance instance, SchedulingPolicy policy) {
-    return new ScheduleRunner(instance, policy, true).run();
+    return new ScheduleRunner(instance, policy, true, 0).run();
   }
 
   /**
@@ -48,7 +54,22 @@ public final class ScheduleRunner {
    * list per flow is most of the memory.
    */
   public static Schedule completionTimes(Instance instance, SchedulingPolicy policy) {
-    return new ScheduleRunner(instance, policy, false).run();
+    return completionTimes(instance, policy, 0);
+  }
+
+  /**
+   * Like {@link #completionTimes(Instance, SchedulingPolicy)}, but a flow that ends before its
+   * coflow does not wake the policy at once: the next decision comes at the first arrival, coflow
+   * completion or policy wake-up, or once {@code resolution} times the age of the oldest active
+   * coflow has passed since the last decision, whichever is first. Flows still end exactly when
+   * their bytes are through and coflows complete exactly when their last flow does; only the
+   * bandwidth a finished flow frees waits for the next decision. This bounds the decisions of a run
+   * with wide coflows (where every flow ending is an event) to about {@code ln(span) / resolution}
+   * beyond the arrivals and completions. 0 is the exact run.
+   */
+  public static Schedule completionTimes(
+      Instance instance, SchedulingPolicy policy, double resolution) {
+    return new ScheduleRunner(instance, policy, false, resolution).run();
   }
 
   /** Mutable progress of one coflow. */
@@ -66,6 +87,7 @@ public final class ScheduleRunner {
     final List<List<Segment>> segments;
     double[] rates;
     double finish = Double.NaN;
+    double lastFlowEnd = Double.NaN; // when its last flow ended during the latest step
     long version;
 
     State(int index, Coflow coflow, boolean keepSegments) {
@@ -129,6 +151,9 @@ public final class ScheduleRunner {
         now = instance.coflows().get(order[next]).arrival();
         continue;
       }
+      for (State s : active) {
+        s.lastFlowEnd = Double.NaN;
+      }
       Decision decision = policy.decide(view(now, active));
       double wakeUp = apply(decision, active, now);
       finishIdle(active, now);
@@ -137,13 +162,28 @@ public final class ScheduleRunner {
               ? instance.coflows().get(order[next]).arrival()
               : Double.POSITIVE_INFINITY;
       double until = Math.min(nextArrival, wakeUp > now ? wakeUp : Double.POSITIVE_INFINITY);
+      double firstFlowEnd = Double.POSITIVE_INFINITY;
+      double oldest = Double.POSITIVE_INFINITY;
       for (State s : active) {
+        oldest = Math.min(oldest, s.coflow.arrival());
+        double coflowEnd = Double.NEGATIVE_INFINITY; // when its last moving flow ends
         for (int k = 0; k < s.rates.length; k++) {
           if (s.rates[k] > 0) {
-            until = Math.min(until, now + s.remaining[k] / s.rates[k]);
+            double end = now + s.remaining[k] / s.rates[k];
+            firstFlowEnd = Math.min(firstFlowEnd, end);
+            coflowEnd = Math.max(coflowEnd, end);
+          } else if (s.remaining[k] > 0) {
+            coflowEnd = Double.POSITIVE_INFINITY; // a flow waits: not over before the policy acts
           }
         }
+        if (coflowEnd > Double.NEGATIVE_INFINITY) {
+          until = Math.min(until, coflowEnd);
+        }
       }
+      until = Math.min(until, Math.max(firstFlowEnd, now + resolution * (now - oldest)));
+      System.err.printf(
+          "%.6f -> %.6f ff=%.6f gap=%.6f next=%.6f active=%d%n",
+          now, until, firstFlowEnd, resolution * (now - oldest), nextArrival, active.size());
       if (until == Double.POSITIVE_INFINITY) {
         finishIdle(active, now);
         if (!active.isEmpty()) {
@@ -320,16 +360,17 @@ public final class ScheduleRunner {
           continue;
         }
         moved = true;
+        double end = now + s.remaining[k] / rate;
         if (keepSegments) {
-          record(s.segments.get(k), now, until, rate);
+          record(s.segments.get(k), now, Math.min(end, until), rate);
         }
         // A flow whose completion time (as computed for the event) is not after it is done, even
         // if rounding leaves a sliver: at large times now + sliver / rate rounds back to now and
         // the run would never move again.
-        if (now + s.remaining[k] / rate <= until
-            || s.remaining[k] - rate * dt <= 1e-9 * s.bytes[k] + 1e-6) {
+        if (end <= until || s.remaining[k] - rate * dt <= 1e-9 * s.bytes[k] + 1e-6) {
           s.remaining[k] = 0;
           s.open[s.reducer[k]]--;
+          s.lastFlowEnd = Double.isNaN(s.lastFlowEnd) ? end : Math.max(s.lastFlowEnd, end);
         } else {
           s.remaining[k] -= rate * dt;
         }
@@ -364,7 +405,8 @@ public final class ScheduleRunner {
               return false;
             }
           }
-          s.finish = now;
+          // The last flow may have ended before the step did (with a coarse resolution).
+          s.finish = Double.isNaN(s.lastFlowEnd) ? now : Math.min(now, s.lastFlowEnd);
           return true;
         });
   }

@@ -1,6 +1,7 @@
 package org.coflowshuffle.core.scheme;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.coflowshuffle.core.policy.ActiveCoflow;
 import org.coflowshuffle.core.policy.ClusterView;
@@ -11,11 +12,14 @@ import org.coflowshuffle.core.policy.SchedulingPolicy;
 /**
  * The paper's baseline: random placement and per-flow max-min fair sharing of every link, blind to
  * coflows, as TCP would roughly give. Rates come from progressive filling: all unfrozen flows rise
- * together until a link is full, whose flows then freeze.
+ * together until a link is full, whose flows then freeze. Flows between the same two hosts are
+ * interchangeable here, so the filling runs over host pairs weighted by their flow counts: its cost
+ * grows with the pairs in use, not with the flows.
  */
 final class FairPolicy implements SchedulingPolicy {
 
   private final ArrivalPlacement placement;
+  private int[] pairOf = new int[0]; // src * m + dst -> pair, or -1; all -1 between decisions
 
   FairPolicy(ArrivalPlacement placement) {
     this.placement = placement;
@@ -31,31 +35,41 @@ final class FairPolicy implements SchedulingPolicy {
     List<ActiveCoflow> active = view.coflows();
     int[][] hostOf = placement.placements(view);
     int m = view.hosts().size();
-    List<int[]> flows = new ArrayList<>(); // {coflow, flow, src, dst}
-    double[][] rates = new double[active.size()][];
+    // Host pairs in use, each with its number of flows. Links 0..m-1 are outgoing, m..2m-1
+    // incoming.
+    if (pairOf.length != m * m) {
+      pairOf = new int[m * m];
+      Arrays.fill(pairOf, -1);
+    }
+    List<int[]> pairs = new ArrayList<>(); // {src, dst, flows}
     for (int i = 0; i < active.size(); i++) {
       ActiveCoflow a = active.get(i);
-      rates[i] = new double[a.remaining().length];
-      for (int k = 0; k < rates[i].length; k++) {
+      for (int k = 0; k < a.remaining().length; k++) {
         if (a.crossesNetwork(k, hostOf[i])) {
-          flows.add(new int[] {i, k, a.flowSource()[k], hostOf[i][a.flowReducer()[k]]});
+          int src = a.flowSource()[k];
+          int dst = hostOf[i][a.flowReducer()[k]];
+          if (pairOf[src * m + dst] < 0) {
+            pairOf[src * m + dst] = pairs.size();
+            pairs.add(new int[] {src, dst, 0});
+          }
+          pairs.get(pairOf[src * m + dst])[2]++;
         }
       }
     }
-    // Links 0..m-1 are outgoing, m..2m-1 incoming.
     double[] capacity = new double[2 * m];
     for (int j = 0; j < m; j++) {
       capacity[j] = view.hosts().get(j).outBytesPerSec();
       capacity[m + j] = view.hosts().get(j).inBytesPerSec();
     }
-    boolean[] frozen = new boolean[flows.size()];
-    int unfrozen = flows.size();
+    double[] pairRate = new double[pairs.size()]; // per flow of the pair
+    boolean[] frozen = new boolean[pairs.size()];
+    int unfrozen = pairs.size();
     while (unfrozen > 0) {
       int[] count = new int[2 * m];
-      for (int f = 0; f < flows.size(); f++) {
-        if (!frozen[f]) {
-          count[flows.get(f)[2]]++;
-          count[m + flows.get(f)[3]]++;
+      for (int p = 0; p < pairs.size(); p++) {
+        if (!frozen[p]) {
+          count[pairs.get(p)[0]] += pairs.get(p)[2];
+          count[m + pairs.get(p)[1]] += pairs.get(p)[2];
         }
       }
       double share = Double.POSITIVE_INFINITY;
@@ -64,27 +78,38 @@ final class FairPolicy implements SchedulingPolicy {
           share = Math.min(share, Math.max(0, capacity[l]) / count[l]);
         }
       }
-      for (int f = 0; f < flows.size(); f++) {
-        if (!frozen[f]) {
-          int[] fl = flows.get(f);
-          rates[fl[0]][fl[1]] += share;
-          capacity[fl[2]] -= share;
-          capacity[m + fl[3]] -= share;
+      for (int p = 0; p < pairs.size(); p++) {
+        if (!frozen[p]) {
+          int[] pair = pairs.get(p);
+          pairRate[p] += share;
+          capacity[pair[0]] -= share * pair[2];
+          capacity[m + pair[1]] -= share * pair[2];
         }
       }
-      for (int f = 0; f < flows.size(); f++) {
-        int[] fl = flows.get(f);
-        if (!frozen[f]
-            && (saturated(capacity[fl[2]], view.hosts().get(fl[2]).outBytesPerSec())
-                || saturated(capacity[m + fl[3]], view.hosts().get(fl[3]).inBytesPerSec()))) {
-          frozen[f] = true;
+      for (int p = 0; p < pairs.size(); p++) {
+        int[] pair = pairs.get(p);
+        if (!frozen[p]
+            && (saturated(capacity[pair[0]], view.hosts().get(pair[0]).outBytesPerSec())
+                || saturated(capacity[m + pair[1]], view.hosts().get(pair[1]).inBytesPerSec()))) {
+          frozen[p] = true;
           unfrozen--;
         }
       }
     }
     List<CoflowAssignment> out = new ArrayList<>();
     for (int i = 0; i < active.size(); i++) {
-      out.add(new CoflowAssignment(hostOf[i], rates[i]));
+      ActiveCoflow a = active.get(i);
+      double[] rates = new double[a.remaining().length];
+      for (int k = 0; k < rates.length; k++) {
+        if (a.crossesNetwork(k, hostOf[i])) {
+          int dst = hostOf[i][a.flowReducer()[k]];
+          rates[k] = pairRate[pairOf[a.flowSource()[k] * m + dst]];
+        }
+      }
+      out.add(new CoflowAssignment(hostOf[i], rates));
+    }
+    for (int[] pair : pairs) {
+      pairOf[pair[0] * m + pair[1]] = -1;
     }
     return new Decision(out, Double.POSITIVE_INFINITY);
   }

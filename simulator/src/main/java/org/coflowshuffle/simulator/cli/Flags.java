@@ -79,6 +79,14 @@ final class Flags {
   }
 
   double positiveDouble(String name, double fallback) {
+    return number(name, fallback, false);
+  }
+
+  double nonNegativeDouble(String name, double fallback) {
+    return number(name, fallback, true);
+  }
+
+  private double number(String name, double fallback, boolean zeroAllowed) {
     if (!has(name)) {
       return fallback;
     }
@@ -88,9 +96,14 @@ final class Flags {
     } catch (NumberFormatException e) {
       v = Double.NaN;
     }
-    if (!(v > 0) || Double.isInfinite(v)) {
+    if (!(zeroAllowed ? v >= 0 : v > 0) || Double.isInfinite(v)) {
       throw new IllegalArgumentException(
-          name + ": expected a number > 0, got \"" + values.get(name) + "\"");
+          name
+              + ": expected a number "
+              + (zeroAllowed ? ">= 0" : "> 0")
+              + ", got \""
+              + values.get(name)
+              + "\"");
     }
     return v;
   }

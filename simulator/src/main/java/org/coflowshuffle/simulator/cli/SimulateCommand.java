@@ -14,6 +14,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.coflowshuffle.coordinator.cli.Command;
 import org.coflowshuffle.core.model.Instance;
 import org.coflowshuffle.core.policy.SchemeOptions;
@@ -37,9 +41,16 @@ public final class SimulateCommand implements Command {
   private static final String USAGE_LINE =
       "usage: coflow simulate --workload fb|rpc-synthetic [--schemes rpc,neat,varys,fair]"
           + " [--hosts N] [--rate L | --all-at-once] [--coflows C] [--trials T] [--seed S]"
-          + " [--delta SECONDS] [--work-conserving] [--reference SCHEME] [--port-gbps G]"
+          + " [--delta SECONDS] [--resolution R] [--work-conserving] [--reference SCHEME]"
+          + " [--port-gbps G]"
           + " [--mapper-gbps G]"
           + " [--trace FILE] [--out DIR] [--json]";
+
+  /**
+   * Default of {@code --resolution}: a flow ending wakes the policy within 1% of the oldest active
+   * coflow's age (arrivals and coflow completions always wake it at once).
+   */
+  static final double DEFAULT_RESOLUTION = 0.01;
 
   @Override
   public String summary() {
@@ -59,6 +70,7 @@ public final class SimulateCommand implements Command {
       double portBytesPerSec,
       double mapperBytesPerSec,
       double delta,
+      double resolution,
       boolean workConserving,
       Path out,
       boolean json,
@@ -92,21 +104,13 @@ public final class SimulateCommand implements Command {
       for (int i = 0; i < bounds.length; i++) {
         bounds[i] = IsolatedLowerBound.of(instance.coflows().get(i), instance.hosts());
       }
-      Map<String, Simulation.Outcome> outcomes = new LinkedHashMap<>();
-      List<String> order = new ArrayList<>(plan.schemes());
-      order.remove(plan.reference());
-      order.add(0, plan.reference()); // the reference first, so others can compare to it
-      for (String scheme : order) {
-        SchemeOptions options = new SchemeOptions(seed, plan.delta(), plan.workConserving());
-        try {
-          outcomes.put(scheme, Simulation.run(instance, scheme, options));
-        } catch (RuntimeException e) {
-          progress.done();
-          err.println(
-              "coflow simulate: scheme " + scheme + " failed in trial " + (t + 1) + ": " + e);
-          return FAILURE;
-        }
-        progress.step("trial " + (t + 1) + "/" + plan.trials() + " " + scheme);
+      Map<String, Simulation.Outcome> outcomes;
+      try {
+        outcomes = runSchemes(plan, instance, seed, t, progress);
+      } catch (SchemeFailure e) {
+        progress.done();
+        err.println("coflow simulate: " + e.getMessage());
+        return FAILURE;
       }
       double[] reference = outcomes.get(plan.reference()).cct();
       for (String scheme : plan.schemes()) {
@@ -144,6 +148,50 @@ public final class SimulateCommand implements Command {
     return 0;
   }
 
+  /** A scheme threw: the message says which, in which trial, and why. */
+  private static final class SchemeFailure extends Exception {
+    SchemeFailure(String message) {
+      super(message);
+    }
+  }
+
+  /** Runs every scheme on one trial's instance, as many at once as there are cores. */
+  private static Map<String, Simulation.Outcome> runSchemes(
+      Plan plan, Instance instance, long seed, int trial, Progress progress) throws SchemeFailure {
+    SchemeOptions options = new SchemeOptions(seed, plan.delta(), plan.workConserving());
+    int threads = Math.min(plan.schemes().size(), Runtime.getRuntime().availableProcessors());
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    try {
+      Map<String, Future<Simulation.Outcome>> futures = new LinkedHashMap<>();
+      for (String scheme : plan.schemes()) {
+        futures.put(
+            scheme,
+            pool.submit(
+                () -> {
+                  Simulation.Outcome o =
+                      Simulation.run(instance, scheme, options, plan.resolution());
+                  progress.step("trial " + (trial + 1) + "/" + plan.trials() + " " + scheme);
+                  return o;
+                }));
+      }
+      Map<String, Simulation.Outcome> outcomes = new LinkedHashMap<>();
+      for (Map.Entry<String, Future<Simulation.Outcome>> f : futures.entrySet()) {
+        try {
+          outcomes.put(f.getKey(), f.getValue().get());
+        } catch (ExecutionException e) {
+          throw new SchemeFailure(
+              "scheme " + f.getKey() + " failed in trial " + (trial + 1) + ": " + e.getCause());
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new SchemeFailure("interrupted in trial " + (trial + 1));
+        }
+      }
+      return outcomes;
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
   private static Plan parse(String[] args) {
     Flags f =
         new Flags(
@@ -161,6 +209,7 @@ public final class SimulateCommand implements Command {
                 "--trace",
                 "--out",
                 "--delta",
+                "--resolution",
                 "--mapper-gbps"),
             Set.of("--all-at-once", "--json", "--work-conserving"));
     String workload = f.string("--workload", null);
@@ -217,6 +266,7 @@ public final class SimulateCommand implements Command {
         f.positiveDouble("--port-gbps", 1) * 1.25e8,
         f.has("--mapper-gbps") ? f.positiveDouble("--mapper-gbps", 1) * 1.25e8 : 0,
         f.positiveDouble("--delta", SchemeOptions.DEFAULT_STARVATION_THRESHOLD),
+        f.nonNegativeDouble("--resolution", DEFAULT_RESOLUTION),
         f.has("--work-conserving"),
         out,
         f.has("--json"),
@@ -237,6 +287,7 @@ public final class SimulateCommand implements Command {
       s.put("p99Cct", cct.p99());
       s.put("maxCct", cct.max());
       s.put("lowerBoundRatio", r.lowerBoundRatio());
+      s.put("decisions", decision.count());
       s.put("decisionMeanMicros", decision.mean());
       s.put("decisionP99Micros", decision.p99());
       if (!r.scheme().equals(plan.reference())) {
@@ -248,6 +299,8 @@ public final class SimulateCommand implements Command {
     root.put("trials", plan.trials());
     root.put("seed", plan.seed());
     root.put("coflows", plan.coflows());
+    root.put("delta", plan.delta());
+    root.put("resolution", plan.resolution());
     if (!plan.workload().equals("fb")) {
       root.put("hosts", plan.hosts());
       root.put("rate", plan.rate());
@@ -330,7 +383,7 @@ public final class SimulateCommand implements Command {
       this.total = total;
     }
 
-    void step(String what) {
+    synchronized void step(String what) {
       done++;
       double elapsed = (System.nanoTime() - start) / 1e9;
       if (elapsed > 2 || shown) {
@@ -350,7 +403,7 @@ public final class SimulateCommand implements Command {
       }
     }
 
-    void done() {
+    synchronized void done() {
       if (shown) {
         err.println();
       }
