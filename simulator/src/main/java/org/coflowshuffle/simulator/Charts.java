@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.List;
+import java.util.Map;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
@@ -11,9 +13,9 @@ import org.knowm.xchart.XYSeries;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /**
- * The simulator's pictures, as PNG: the CDF of CCTs per scheme (the paper's Fig. 5(b)) and, per
- * scheme, the sorted per-coflow ratio of its CCT to the reference scheme's (its Fig. 5(c), on a log
- * axis so that 2x faster and 2x slower look alike).
+ * The simulator's pictures, as PNG: the CDF of CCTs per scheme (the paper's Fig. 5(b)), average CCT
+ * against a swept parameter, and, per scheme, the sorted per-coflow ratio of its CCT to the
+ * reference scheme's (its Fig. 5(c), on a log axis so that 2x faster and 2x slower look alike).
  */
 public final class Charts {
 
@@ -64,6 +66,40 @@ public final class Charts {
           dir.resolve("ratio-vs-" + reference + ".png").toString(),
           BitmapEncoder.BitmapFormat.PNG);
     }
+  }
+
+  /**
+   * Writes {@code cct-vs-PARAMETER.png}: each scheme's average CCT against the swept parameter (the
+   * paper's Figs. 5(a), 6(a) and 7(a)), on a log axis since the schemes differ by orders of
+   * magnitude.
+   */
+  public static void writeSweep(
+      Path dir,
+      String parameter,
+      double[] values,
+      List<Map<String, SchemeReport>> points,
+      String title)
+      throws IOException {
+    XYChart chart =
+        new XYChartBuilder()
+            .width(800)
+            .height(500)
+            .title("Average CCT against " + parameter + " — " + title)
+            .xAxisTitle(parameter)
+            .yAxisTitle("average CCT (s, log scale)")
+            .build();
+    chart.getStyler().setYAxisLogarithmic(true);
+    for (String scheme : points.get(0).keySet()) {
+      double[] y = new double[values.length];
+      for (int i = 0; i < values.length; i++) {
+        y[i] = Math.max(points.get(i).get(scheme).cct().mean(), 1e-6);
+      }
+      chart.addSeries(scheme, values, y);
+    }
+    BitmapEncoder.saveBitmap(
+        chart,
+        dir.resolve("cct-vs-" + parameter + ".png").toString(),
+        BitmapEncoder.BitmapFormat.PNG);
   }
 
   private static double[] fractions(int n) {

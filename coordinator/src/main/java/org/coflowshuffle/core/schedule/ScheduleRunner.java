@@ -181,9 +181,6 @@ public final class ScheduleRunner {
         }
       }
       until = Math.min(until, Math.max(firstFlowEnd, now + resolution * (now - oldest)));
-      System.err.printf(
-          "%.6f -> %.6f ff=%.6f gap=%.6f next=%.6f active=%d%n",
-          now, until, firstFlowEnd, resolution * (now - oldest), nextArrival, active.size());
       if (until == Double.POSITIVE_INFINITY) {
         finishIdle(active, now);
         if (!active.isEmpty()) {

@@ -45,7 +45,15 @@ final class Flags {
   }
 
   int positiveInt(String name, int fallback) {
-    return has(name) ? positiveInts(name)[0] : fallback;
+    if (!has(name)) {
+      return fallback;
+    }
+    int[] list = positiveInts(name);
+    if (list.length != 1) {
+      throw new IllegalArgumentException(
+          name + ": expected one integer, got \"" + values.get(name) + "\"");
+    }
+    return list[0];
   }
 
   int[] positiveInts(String name, int... fallback) {
@@ -80,6 +88,23 @@ final class Flags {
 
   double positiveDouble(String name, double fallback) {
     return number(name, fallback, false);
+  }
+
+  /** A comma-separated list of numbers > 0. */
+  double[] positiveDoubles(String name, double fallback) {
+    if (!has(name)) {
+      return new double[] {fallback};
+    }
+    String text = values.get(name);
+    try {
+      double[] list = Arrays.stream(text.split(",")).mapToDouble(Double::parseDouble).toArray();
+      if (Arrays.stream(list).anyMatch(v -> !(v > 0) || Double.isInfinite(v))) {
+        throw new NumberFormatException();
+      }
+      return list;
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(name + ": expected numbers > 0, got \"" + text + "\"");
+    }
   }
 
   double nonNegativeDouble(String name, double fallback) {

@@ -1,7 +1,7 @@
 package org.coflowshuffle.simulator.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.InputStream;
@@ -9,6 +9,7 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -41,9 +42,9 @@ public final class SimulateCommand implements Command {
   private static final String USAGE_LINE =
       "usage: coflow simulate --workload fb|rpc-synthetic [--schemes rpc,neat,varys,fair]"
           + " [--hosts N] [--rate L | --all-at-once] [--coflows C] [--trials T] [--seed S]"
-          + " [--delta SECONDS] [--resolution R] [--work-conserving] [--reference SCHEME]"
+          + " [--delta SECONDS|none] [--resolution R] [--work-conserving] [--reference SCHEME]"
           + " [--port-gbps G]"
-          + " [--mapper-gbps G]"
+          + " [--mapper-gbps G|drawn]"
           + " [--trace FILE] [--out DIR] [--json]";
 
   /**
@@ -51,6 +52,15 @@ public final class SimulateCommand implements Command {
    * coflow's age (arrivals and coflow completions always wake it at once).
    */
   static final double DEFAULT_RESOLUTION = 0.01;
+
+  /**
+   * Default NIC of the synthetic workload's mapper hosts: the fastest of the paper's set, so that
+   * placement at the heterogeneous reducer hosts decides the CCT. With mappers drawn from the set
+   * too ({@code --mapper-gbps drawn}) a 0.1 Gbps mapper holding 1/N of a 366 GB job bounds every
+   * scheme at hundreds of seconds, which cannot give the paper's 0.141 s average; see
+   * docs/results.md.
+   */
+  static final double DEFAULT_MAPPER_GBPS = 40;
 
   @Override
   public String summary() {
@@ -74,7 +84,50 @@ public final class SimulateCommand implements Command {
       boolean workConserving,
       Path out,
       boolean json,
-      CoflowTrace trace) {}
+      CoflowTrace trace,
+      String sweep,
+      double[] sweepValues) {
+
+    /** The runs to make: this one, or one per value of the swept parameter. */
+    List<Plan> points() {
+      if (sweep == null) {
+        return List.of(this);
+      }
+      List<Plan> points = new ArrayList<>();
+      for (double v : sweepValues) {
+        points.add(
+            new Plan(
+                workload,
+                schemes,
+                reference,
+                sweep.equals("hosts") ? (int) v : hosts,
+                sweep.equals("rate") ? v : rate,
+                sweep.equals("coflows") ? (int) v : coflows,
+                trials,
+                seed,
+                portBytesPerSec,
+                mapperBytesPerSec,
+                delta,
+                resolution,
+                workConserving,
+                out,
+                json,
+                trace,
+                null,
+                null));
+      }
+      return points;
+    }
+
+    /** The swept parameter's value in this run. */
+    double value(String parameter) {
+      return switch (parameter) {
+        case "hosts" -> hosts;
+        case "rate" -> rate;
+        default -> coflows;
+      };
+    }
+  }
 
   @Override
   public int run(String[] args, PrintStream out, PrintStream err, InputStream in) {
@@ -85,13 +138,66 @@ public final class SimulateCommand implements Command {
       err.println("coflow simulate: " + e.getMessage() + "; " + USAGE_LINE);
       return USAGE;
     }
+    List<String> csv = new ArrayList<>();
+    csv.add(
+        (plan.sweep() == null ? "" : plan.sweep() + ",")
+            + "trial,scheme,coflow,arrival_s,cct_s,lower_bound_s");
+    List<Plan> points = plan.points();
+    Progress progress = new Progress(err, points.size() * plan.trials() * plan.schemes().size());
+    List<Map<String, SchemeReport>> results = new ArrayList<>();
+    try {
+      for (Plan point : points) {
+        String prefix = plan.sweep() == null ? "" : format(point.value(plan.sweep())) + ",";
+        results.add(simulate(point, csv, prefix, progress));
+      }
+    } catch (SchemeFailure e) {
+      progress.done();
+      err.println("coflow simulate: " + e.getMessage());
+      return FAILURE;
+    }
+    progress.done();
+    Map<String, SchemeReport> last = results.get(results.size() - 1);
+    if (plan.out() != null) {
+      try {
+        Files.write(plan.out().resolve("coflows.csv"), csv);
+        Plan lastPoint = points.get(points.size() - 1);
+        Charts.write(plan.out(), last.values(), plan.reference(), title(lastPoint));
+        if (plan.sweep() != null) {
+          Charts.writeSweep(
+              plan.out(), plan.sweep(), plan.sweepValues(), results, sweepTitle(plan));
+        }
+      } catch (IOException e) {
+        err.println("coflow simulate: cannot write " + plan.out() + ": " + e.getMessage());
+        return FAILURE;
+      }
+    }
+    if (plan.json()) {
+      if (plan.sweep() == null) {
+        out.println(json(plan, last).toString());
+      } else {
+        ObjectNode root = JSON.createObjectNode();
+        root.put("sweep", plan.sweep());
+        ArrayNode list = root.putArray("points");
+        for (int i = 0; i < points.size(); i++) {
+          list.add(json(points.get(i), results.get(i)));
+        }
+        out.println(root.toString());
+      }
+    } else {
+      for (int i = 0; i < points.size(); i++) {
+        table(out, points.get(i), results.get(i));
+      }
+    }
+    return 0;
+  }
+
+  /** Runs every trial of one parameter setting; appends its rows to {@code csv}. */
+  private static Map<String, SchemeReport> simulate(
+      Plan plan, List<String> csv, String prefix, Progress progress) throws SchemeFailure {
     Map<String, SchemeReport> reports = new LinkedHashMap<>();
     for (String s : plan.schemes()) {
       reports.put(s, new SchemeReport(s));
     }
-    List<String> csv = new ArrayList<>();
-    csv.add("trial,scheme,coflow,arrival_s,cct_s,lower_bound_s");
-    Progress progress = new Progress(err, plan.trials() * plan.schemes().size());
     RpcSynthetic synthetic = plan.workload().equals("fb") ? null : new RpcSynthetic(plan.trace());
     for (int t = 0; t < plan.trials(); t++) {
       long seed = plan.seed() + t;
@@ -104,48 +210,31 @@ public final class SimulateCommand implements Command {
       for (int i = 0; i < bounds.length; i++) {
         bounds[i] = IsolatedLowerBound.of(instance.coflows().get(i), instance.hosts());
       }
-      Map<String, Simulation.Outcome> outcomes;
-      try {
-        outcomes = runSchemes(plan, instance, seed, t, progress);
-      } catch (SchemeFailure e) {
-        progress.done();
-        err.println("coflow simulate: " + e.getMessage());
-        return FAILURE;
-      }
+      Map<String, Simulation.Outcome> outcomes = runSchemes(plan, instance, seed, t, progress);
       double[] reference = outcomes.get(plan.reference()).cct();
       for (String scheme : plan.schemes()) {
         Simulation.Outcome o = outcomes.get(scheme);
         reports.get(scheme).add(o, bounds, scheme.equals(plan.reference()) ? null : reference);
         for (int i = 0; i < o.cct().length; i++) {
           csv.add(
-              String.format(
-                  Locale.ROOT,
-                  "%d,%s,%s,%.6f,%.6f,%.6f",
-                  t,
-                  scheme,
-                  instance.coflows().get(i).id(),
-                  instance.coflows().get(i).arrival(),
-                  o.cct()[i],
-                  bounds[i]));
+              prefix
+                  + String.format(
+                      Locale.ROOT,
+                      "%d,%s,%s,%.6f,%.6f,%.6f",
+                      t,
+                      scheme,
+                      instance.coflows().get(i).id(),
+                      instance.coflows().get(i).arrival(),
+                      o.cct()[i],
+                      bounds[i]));
         }
       }
     }
-    progress.done();
-    if (plan.out() != null) {
-      try {
-        Files.write(plan.out().resolve("coflows.csv"), csv);
-        Charts.write(plan.out(), reports.values(), plan.reference(), title(plan));
-      } catch (IOException e) {
-        err.println("coflow simulate: cannot write " + plan.out() + ": " + e.getMessage());
-        return FAILURE;
-      }
-    }
-    if (plan.json()) {
-      out.println(json(plan, reports));
-    } else {
-      table(out, plan, reports);
-    }
-    return 0;
+    return reports;
+  }
+
+  private static String format(double v) {
+    return v == Math.rint(v) ? Long.toString((long) v) : Double.toString(v);
   }
 
   /** A scheme threw: the message says which, in which trial, and why. */
@@ -250,32 +339,63 @@ public final class SimulateCommand implements Command {
         throw new IllegalArgumentException("--out: cannot write into " + out);
       }
     }
-    int coflows = f.positiveInt("--coflows", fb ? trace.coflows().size() : 1000);
-    if (fb) {
-      coflows = Math.min(coflows, trace.coflows().size()); // the trace has no more
+    int[] coflowList = f.positiveInts("--coflows", fb ? trace.coflows().size() : 1000);
+    if (fb) { // the trace has no more
+      coflowList =
+          Arrays.stream(coflowList).map(c -> Math.min(c, trace.coflows().size())).toArray();
+    }
+    int[] hostList = f.positiveInts("--hosts", 100);
+    double[] rateList = f.has("--all-at-once") ? new double[] {0} : f.positiveDoubles("--rate", 20);
+    String sweep = null;
+    double[] sweepValues = null;
+    for (String name : List.of("hosts", "rate", "coflows")) {
+      double[] values =
+          switch (name) {
+            case "hosts" -> Arrays.stream(hostList).asDoubleStream().toArray();
+            case "rate" -> rateList;
+            default -> Arrays.stream(coflowList).asDoubleStream().toArray();
+          };
+      if (values.length > 1) {
+        if (sweep != null) {
+          throw new IllegalArgumentException(
+              "give a list of values for one of --hosts, --rate, --coflows, not for --"
+                  + sweep
+                  + " and --"
+                  + name);
+        }
+        sweep = name;
+        sweepValues = values;
+      }
     }
     return new Plan(
         workload,
         schemes,
         reference,
-        f.positiveInt("--hosts", 100),
-        f.has("--all-at-once") ? 0 : f.positiveDouble("--rate", 20),
-        coflows,
+        hostList[0],
+        rateList[0],
+        coflowList[0],
         f.positiveInt("--trials", 1),
         f.longValue("--seed", 1),
         f.positiveDouble("--port-gbps", 1) * 1.25e8,
-        f.has("--mapper-gbps") ? f.positiveDouble("--mapper-gbps", 1) * 1.25e8 : 0,
-        f.positiveDouble("--delta", SchemeOptions.DEFAULT_STARVATION_THRESHOLD),
+        "drawn".equals(f.string("--mapper-gbps", null))
+            ? 0
+            : f.positiveDouble("--mapper-gbps", DEFAULT_MAPPER_GBPS) * 1.25e8,
+        "none".equals(f.string("--delta", "none"))
+            ? Double.POSITIVE_INFINITY
+            : f.positiveDouble("--delta", Double.POSITIVE_INFINITY),
         f.nonNegativeDouble("--resolution", DEFAULT_RESOLUTION),
         f.has("--work-conserving"),
         out,
         f.has("--json"),
-        trace);
+        trace,
+        sweep,
+        sweepValues);
   }
 
-  private static String json(Plan plan, Map<String, SchemeReport> reports) {
-    ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
-    ObjectNode root = mapper.createObjectNode();
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private static ObjectNode json(Plan plan, Map<String, SchemeReport> reports) {
+    ObjectNode root = JSON.createObjectNode();
     ObjectNode schemes = root.putObject("schemes");
     for (SchemeReport r : reports.values()) {
       Summary cct = r.cct();
@@ -299,13 +419,48 @@ public final class SimulateCommand implements Command {
     root.put("trials", plan.trials());
     root.put("seed", plan.seed());
     root.put("coflows", plan.coflows());
-    root.put("delta", plan.delta());
+    if (Double.isInfinite(plan.delta())) {
+      root.putNull("delta"); // no starvation threshold
+    } else {
+      root.put("delta", plan.delta());
+    }
     root.put("resolution", plan.resolution());
     if (!plan.workload().equals("fb")) {
       root.put("hosts", plan.hosts());
       root.put("rate", plan.rate());
     }
-    return root.toString();
+    return root;
+  }
+
+  private static String sweepTitle(Plan plan) {
+    return String.format(
+        Locale.ROOT,
+        "%s, %s, %d trial(s), seed %d",
+        plan.workload(),
+        switch (plan.sweep()) {
+          case "hosts" ->
+              String.format(
+                  Locale.ROOT,
+                  "%d coflows, %s",
+                  plan.coflows(),
+                  plan.rate() > 0 ? "rate " + plan.rate() + "/s" : "all at once");
+          case "rate" ->
+              String.format(
+                  Locale.ROOT,
+                  "%d+%d hosts, %d coflows",
+                  plan.hosts(),
+                  plan.hosts(),
+                  plan.coflows());
+          default ->
+              String.format(
+                  Locale.ROOT,
+                  "%d+%d hosts, %s",
+                  plan.hosts(),
+                  plan.hosts(),
+                  plan.rate() > 0 ? "rate " + plan.rate() + "/s" : "all at once");
+        },
+        plan.trials(),
+        plan.seed());
   }
 
   /** One line naming the run, for chart titles. */

@@ -56,6 +56,13 @@ class SimulateCommandTest {
         run("--workload", "fb", "--trace", dir.resolve("none.txt").toString()),
         "cannot read the trace");
     assertUsage(run("--workload", "fb", "--frobnicate"), "unknown option \"--frobnicate\"");
+    assertUsage(
+        run("--workload", "rpc-synthetic", "--hosts", "4,8", "--rate", "1,2"),
+        "not for --hosts and --rate");
+    assertUsage(run("--workload", "fb", "--trials", "1,2"), "--trials: expected one integer");
+    assertUsage(
+        run("--workload", "fb", "--resolution", "-1"), "--resolution: expected a number >= 0");
+    assertUsage(run("--workload", "fb", "--delta", "soon"), "--delta: expected a number > 0");
     Path file = dir.resolve("a-file");
     try {
       Files.writeString(file, "x");
@@ -104,5 +111,37 @@ class SimulateCommandTest {
       byte[] head = Arrays.copyOf(Files.readAllBytes(out.resolve(png)), 8);
       assertArrayEquals(new byte[] {(byte) 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'}, head, png);
     }
+  }
+
+  @Test
+  void aListSweepsOneParameter() throws Exception {
+    Path out = dir.resolve("sweep");
+    Result r =
+        run(
+            "--workload",
+            "rpc-synthetic",
+            "--hosts",
+            "3,5",
+            "--coflows",
+            "4",
+            "--schemes",
+            "rpc,fair",
+            "--trace",
+            SharedTrace.path().toString(),
+            "--out",
+            out.toString(),
+            "--json");
+    assertEquals(0, r.status(), r.err());
+    JsonNode root = new ObjectMapper().readTree(r.out());
+    assertEquals("hosts", root.get("sweep").asText());
+    assertEquals(2, root.get("points").size());
+    assertEquals(3, root.get("points").get(0).get("hosts").asInt());
+    assertEquals(5, root.get("points").get(1).get("hosts").asInt());
+    assertTrue(root.get("points").get(1).get("delta").isNull()); // no threshold by default
+    var csv = Files.readAllLines(out.resolve("coflows.csv"));
+    assertEquals("hosts,trial,scheme,coflow,arrival_s,cct_s,lower_bound_s", csv.get(0));
+    assertEquals(1 + 2 * 2 * 4, csv.size()); // points x schemes x coflows
+    assertTrue(csv.get(1).startsWith("3,0,"), csv.get(1));
+    assertTrue(Files.size(out.resolve("cct-vs-hosts.png")) > 0);
   }
 }

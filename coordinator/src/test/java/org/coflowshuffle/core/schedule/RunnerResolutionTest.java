@@ -1,0 +1,79 @@
+package org.coflowshuffle.core.schedule;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.util.List;
+import org.coflowshuffle.core.model.Coflow;
+import org.coflowshuffle.core.model.Flow;
+import org.coflowshuffle.core.model.Host;
+import org.coflowshuffle.core.model.Instance;
+import org.coflowshuffle.core.model.Reducer;
+import org.coflowshuffle.core.policy.SchemeOptions;
+import org.coflowshuffle.core.scheme.Schemes;
+import org.junit.jupiter.api.Test;
+
+/** The runner's resolution: which flow endings wake the policy, and what a coarse one costs. */
+class RunnerResolutionTest {
+
+  /**
+   * Three senders (1 B/s each) send 1, 2 and 5 B to one reducer behind a 1 B/s link, shared fairly.
+   * Exact: rates 1/3 until t = 3, then 1/2 until t = 5, then 1: the coflow ends at 8 s. With
+   * resolution 10 the flow ending at 5 s does not wake the policy (the next decision would be 10 *
+   * 3 s later), so the last flow keeps 1/2 and ends at 11 s; the first ending, at 3 s, comes while
+   * the coflow's age at the decision before it is 0, so it still wakes the policy.
+   */
+  private static Instance threeFlows() {
+    List<Host> hosts =
+        List.of(
+            new Host("A", 1, 1, Host.UNLIMITED_SLOTS, false),
+            new Host("B", 1, 1, Host.UNLIMITED_SLOTS, false),
+            new Host("C", 1, 1, Host.UNLIMITED_SLOTS, false),
+            Host.of("R", 1, 1));
+    Coflow c =
+        new Coflow(
+            "C1",
+            0,
+            List.of(Reducer.free("r")),
+            List.of(new Flow(0, 0, 1), new Flow(1, 0, 2), new Flow(2, 0, 5)));
+    return new Instance(hosts, List.of(c));
+  }
+
+  private static double cct(double resolution) {
+    Schedule s =
+        ScheduleRunner.completionTimes(
+            threeFlows(), Schemes.create("fair", SchemeOptions.defaults()), resolution);
+    return s.coflows().get(0).cct();
+  }
+
+  @Test
+  void zeroIsTheExactRun() {
+    assertEquals(8.0, cct(0), 1e-9);
+    Schedule exact =
+        ScheduleRunner.run(threeFlows(), Schemes.create("fair", SchemeOptions.defaults()));
+    assertEquals(8.0, exact.coflows().get(0).cct(), 1e-9);
+  }
+
+  @Test
+  void aCoarseResolutionLeavesFreedBandwidthIdleUntilTheNextDecision() {
+    assertEquals(11.0, cct(10), 1e-9);
+  }
+
+  @Test
+  void aFineResolutionStaysExactHere() {
+    // Resolution 0.5: at t = 3 the next decision may wait 1.5 s, to 4.5 s, before the flow ending
+    // at 5 s; so it wakes at 5 s and the run is exact again.
+    assertEquals(8.0, cct(0.5), 1e-9);
+  }
+
+  @Test
+  void negativeOrInfiniteResolutionIsRefused() {
+    var policy = Schemes.create("fair", SchemeOptions.defaults());
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> ScheduleRunner.completionTimes(threeFlows(), policy, -1));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> ScheduleRunner.completionTimes(threeFlows(), policy, Double.POSITIVE_INFINITY));
+  }
+}
