@@ -31,18 +31,24 @@ public final class DecisionBenchmark {
 
   /** All {@code coflows} arrive at time 0: the first invocations see them all waiting. */
   public Cell waiting(int hosts, int coflows) {
-    return measure("waiting", hosts, coflows, workload.instance(hosts, coflows, 0, 0, seed));
+    return measure("waiting", hosts, coflows, instance(hosts, coflows, 0));
   }
 
   /** Poisson arrivals at {@code lambda} coflows/s. */
   public Cell arrivals(int hosts, int coflows, double lambda) {
-    return measure(
-        "lambda=" + lambda, hosts, coflows, workload.instance(hosts, coflows, lambda, 0, seed));
+    return measure("lambda=" + lambda, hosts, coflows, instance(hosts, coflows, lambda));
+  }
+
+  /** The workload as {@code simulate} draws it by default. */
+  private Instance instance(int hosts, int coflows, double lambda) {
+    return workload.instance(
+        hosts, coflows, lambda, RpcSynthetic.DEFAULT_MAPPER_GBPS * 1.25e8, seed);
   }
 
   private Cell measure(String setting, int hosts, int coflows, Instance instance) {
-    TimedPolicy timed =
-        new TimedPolicy(Schemes.create(scheme, SchemeOptions.defaults()), maxInvocations);
+    // No starvation threshold, as simulate's default: the decisions timed are SRTF's.
+    SchemeOptions options = new SchemeOptions(seed, Double.POSITIVE_INFINITY, false);
+    TimedPolicy timed = new TimedPolicy(Schemes.create(scheme, options), maxInvocations);
     try {
       ScheduleRunner.completionTimes(instance, timed);
     } catch (TimedPolicy.Enough e) {

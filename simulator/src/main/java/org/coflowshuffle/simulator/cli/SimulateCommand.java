@@ -53,15 +53,6 @@ public final class SimulateCommand implements Command {
    */
   static final double DEFAULT_RESOLUTION = 0.01;
 
-  /**
-   * Default NIC of the synthetic workload's mapper hosts: the fastest of the paper's set, so that
-   * placement at the heterogeneous reducer hosts decides the CCT. With mappers drawn from the set
-   * too ({@code --mapper-gbps drawn}) a 0.1 Gbps mapper holding 1/N of a 366 GB job bounds every
-   * scheme at hundreds of seconds, which cannot give the paper's 0.141 s average; see
-   * docs/results.md.
-   */
-  static final double DEFAULT_MAPPER_GBPS = 40;
-
   @Override
   public String summary() {
     return "replay a workload under several schemes and compare their CCTs";
@@ -379,7 +370,7 @@ public final class SimulateCommand implements Command {
         f.positiveDouble("--port-gbps", 1) * 1.25e8,
         "drawn".equals(f.string("--mapper-gbps", null))
             ? 0
-            : f.positiveDouble("--mapper-gbps", DEFAULT_MAPPER_GBPS) * 1.25e8,
+            : f.positiveDouble("--mapper-gbps", RpcSynthetic.DEFAULT_MAPPER_GBPS) * 1.25e8,
         "none".equals(f.string("--delta", "none"))
             ? Double.POSITIVE_INFINITY
             : f.positiveDouble("--delta", Double.POSITIVE_INFINITY),
