@@ -87,7 +87,6 @@ public final class ScheduleRunner {
     final List<List<Segment>> segments;
     double[] rates;
     double finish = Double.NaN;
-    double lastFlowEnd = Double.NaN; // when its last flow ended during the latest step
     long version;
 
     State(int index, Coflow coflow, boolean keepSegments) {
@@ -151,9 +150,6 @@ public final class ScheduleRunner {
         now = instance.coflows().get(order[next]).arrival();
         continue;
       }
-      for (State s : active) {
-        s.lastFlowEnd = Double.NaN;
-      }
       Decision decision = policy.decide(view(now, active));
       double wakeUp = apply(decision, active, now);
       finishIdle(active, now);
@@ -177,7 +173,7 @@ public final class ScheduleRunner {
           }
         }
         if (coflowEnd > Double.NEGATIVE_INFINITY) {
-          until = Math.min(until, coflowEnd);
+          until = Math.min(until, coflowEnd); // so a coflow completes exactly at a step's end
         }
       }
       until = Math.min(until, Math.max(firstFlowEnd, now + resolution * (now - oldest)));
@@ -367,7 +363,6 @@ public final class ScheduleRunner {
         if (end <= until || s.remaining[k] - rate * dt <= 1e-9 * s.bytes[k] + 1e-6) {
           s.remaining[k] = 0;
           s.open[s.reducer[k]]--;
-          s.lastFlowEnd = Double.isNaN(s.lastFlowEnd) ? end : Math.max(s.lastFlowEnd, end);
         } else {
           s.remaining[k] -= rate * dt;
         }
@@ -402,8 +397,7 @@ public final class ScheduleRunner {
               return false;
             }
           }
-          // The last flow may have ended before the step did (with a coarse resolution).
-          s.finish = Double.isNaN(s.lastFlowEnd) ? now : Math.min(now, s.lastFlowEnd);
+          s.finish = now; // steps never pass a coflow's last flow ending: it is exact
           return true;
         });
   }
