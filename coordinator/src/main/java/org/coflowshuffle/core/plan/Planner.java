@@ -8,4 +8,13 @@ public interface Planner {
 
   /** Plans {@code demand}; reads {@code net} but does not change it. */
   CoflowPlan plan(CoflowDemand demand, NetworkProfile net);
+
+  /**
+   * Improves the plan of the coflow chosen to be served next, against the same {@code net} it was
+   * planned on. Algorithm 1 plans many coflows to find the shortest but serves one at a time, so
+   * effort that only sharpens a plan is spent here, once per served coflow. The default keeps it.
+   */
+  default CoflowPlan refine(CoflowPlan plan, NetworkProfile net) {
+    return plan;
+  }
 }

@@ -5,8 +5,8 @@ package org.coflowshuffle.core.plan;
  * bandwidth as it frees up over time, beside list scheduling and the local-reducer rule; the
  * candidate with the earliest estimated completion wins. Knowing when each host frees up lets a
  * coflow wait for a fast host instead of taking a slow one now, which is how it reaches the optimum
- * of the paper's Fig. 1 (average CCT 2.25 s). On small coflows the winner is then polished by
- * {@link LocalSearch}, which also sees the senders' links.
+ * of the paper's Fig. 1 (average CCT 2.25 s). On small coflows the plan of the coflow served next
+ * is then polished by {@link LocalSearch}, which also sees the senders' links.
  */
 public final class RpcPlanner implements Planner {
 
@@ -21,7 +21,12 @@ public final class RpcPlanner implements Planner {
     if (SlotAwarePlacer.hasLocalChoice(d, net)) {
       best = better(best, PlanEvaluator.evaluate(d, SlotAwarePlacer.place(d, net, local), net));
     }
-    return LocalSearch.improve(d, best, net);
+    return best;
+  }
+
+  @Override
+  public CoflowPlan refine(CoflowPlan plan, NetworkProfile net) {
+    return LocalSearch.improve(plan.demand(), plan, net);
   }
 
   private static CoflowPlan better(CoflowPlan a, CoflowPlan b) {

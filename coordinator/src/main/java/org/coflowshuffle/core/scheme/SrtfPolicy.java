@@ -157,7 +157,8 @@ public final class SrtfPolicy implements SchedulingPolicy {
     }
   }
 
-  private CoflowAssignment commit(CoflowPlan plan, NetworkProfile net) {
+  private CoflowAssignment commit(CoflowPlan planned, NetworkProfile net) {
+    CoflowPlan plan = planner.refine(planned, net);
     double[] r = rates.commit(plan, net);
     return new CoflowAssignment(plan.hostOf().clone(), r);
   }
