@@ -9,9 +9,12 @@ import org.coflowshuffle.core.policy.ActiveCoflow;
 import org.coflowshuffle.core.policy.ClusterView;
 
 /**
- * NEAT's scheduling-aware placement as the RPC paper uses it: reducers one by one, largest first,
- * each on the host where it would finish earliest behind the bytes already queued for that host by
- * the coflows placed before (the delay it adds to them is the same bytes over the same link).
+ * NEAT's scheduling-aware placement as the RPC paper uses it ("given SRTF, the reducers are placed
+ * onto the hosts that minimize the impact on the completion time of other coflows"): reducers one
+ * by one, largest first, each on the host with the least total delay under SRTF — its own finish
+ * behind the bytes that smaller coflows (served first) queue there, plus the time it adds to every
+ * larger coflow that receives there. Counting every queued byte instead, as if served last, would
+ * keep small coflows off the fast hosts that large ones hold, which SRTF never makes them wait for.
  */
 final class NeatPlacement extends ArrivalPlacement {
 
@@ -21,16 +24,34 @@ final class NeatPlacement extends ArrivalPlacement {
       return; // placed when it arrived; nothing waits for a slot
     }
     int m = view.hosts().size();
-    double[] queued = new double[m];
+    // Under SRTF only smaller coflows delay this one; it delays every larger one on the same host.
+    double size = a.remainingBytes();
+    double[] smaller = new double[m];
+    int[] larger = new int[m];
     for (ActiveCoflow other : view.coflows()) {
+      if (other.index() == a.index()) {
+        continue;
+      }
+      boolean first = other.remainingBytes() < size;
+      double[] on = new double[m];
       List<Flow> flows = other.coflow().flows();
       for (int k = 0; k < flows.size(); k++) {
         int h = other.hostOf()[other.flowReducer()[k]];
         if (h >= 0 && h != other.flowSource()[k]) {
-          queued[h] += other.remaining()[k];
+          on[h] += other.remaining()[k];
+        }
+      }
+      for (int j = 0; j < m; j++) {
+        if (on[j] > 0) {
+          if (first) {
+            smaller[j] += on[j];
+          } else {
+            larger[j]++;
+          }
         }
       }
     }
+    double[] queued = smaller; // grows with this coflow's own reducers as they are placed
     CoflowShape shape = new CoflowShape(a.coflow());
     CoflowDemand d = new CoflowDemand(a, shape, shape.sendersMayHostReducers(view.hosts()));
     Integer[] order = new Integer[hostOf.length];
@@ -49,7 +70,8 @@ final class NeatPlacement extends ArrivalPlacement {
         if (freeSlots[j] <= 0) {
           continue;
         }
-        double bytes = queued[j] + d.networkBytes(r, j);
+        double own = d.networkBytes(r, j);
+        double bytes = queued[j] + own + larger[j] * own;
         double finish = bytes <= 0 ? 0 : bw > 0 ? bytes / bw : Double.POSITIVE_INFINITY;
         if (best < 0 || finish < bestFinish) {
           best = j;
