@@ -45,6 +45,14 @@ abstract class ArrivalPlacement {
   }
 
   /**
+   * The placement chosen so far for the coflow with instance index {@code coflow}, including those
+   * placed earlier in the current invocation; null for a coflow not seen yet. Do not modify.
+   */
+  final int[] placementOf(int coflow) {
+    return placements.get(coflow);
+  }
+
+  /**
    * Chooses hosts for the reducers of {@code a} that have none ({@code hostOf[r] < 0}), taking a
    * slot from {@code freeSlots} for each.
    */

@@ -34,9 +34,11 @@ final class NeatPlacement extends ArrivalPlacement {
       }
       boolean first = other.remainingBytes() < size;
       double[] on = new double[m];
+      int[] where = placementOf(other.index()); // includes coflows placed earlier in this call
+      where = where != null ? where : other.hostOf();
       List<Flow> flows = other.coflow().flows();
       for (int k = 0; k < flows.size(); k++) {
-        int h = other.hostOf()[other.flowReducer()[k]];
+        int h = where[other.flowReducer()[k]];
         if (h >= 0 && h != other.flowSource()[k]) {
           on[h] += other.remaining()[k];
         }
