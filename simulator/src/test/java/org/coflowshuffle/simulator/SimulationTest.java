@@ -23,15 +23,11 @@ class SimulationTest {
 
   private static final SchemeOptions OPTIONS = SchemeOptions.defaults();
 
-  private static Host sender(String id, double bw) {
-    return new Host(id, bw, bw, Host.UNLIMITED_SLOTS, false);
-  }
-
   @Test
   void oneFlowTakesItsBytesOverTheSlowerLink() {
     Instance one =
         new Instance(
-            List.of(sender("S", 2e8), Host.of("R", 1e8, 1e8)),
+            List.of(Host.sender("S", 2e8), Host.of("R", 1e8, 1e8)),
             List.of(new Coflow("C", 0, List.of(Reducer.free("r")), List.of(new Flow(0, 0, 3e8)))));
     for (String scheme : Schemes.names()) {
       assertEquals(3.0, Simulation.run(one, scheme, OPTIONS).cct()[0], 1e-9, scheme);
@@ -44,7 +40,7 @@ class SimulationTest {
     // Both reducers pinned on R: fair sharing gives each half of R's link until the smaller ends.
     Instance two =
         new Instance(
-            List.of(sender("S1", 1e9), sender("S2", 1e9), Host.of("R", 1e8, 1e8)),
+            List.of(Host.sender("S1", 1e9), Host.sender("S2", 1e9), Host.of("R", 1e8, 1e8)),
             List.of(
                 new Coflow("A", 0, List.of(new Reducer("a", 2)), List.of(new Flow(0, 0, 1e8))),
                 new Coflow("B", 0, List.of(new Reducer("b", 2)), List.of(new Flow(1, 0, 3e8)))));

@@ -134,13 +134,10 @@ public final class SolveCommand implements Command {
         }
         case "--scheme" -> {
           scheme = inline != null ? inline : value(args, ++i, name);
-          if (!Schemes.names().contains(scheme)) {
-            throw new UsageException(
-                "unknown scheme \""
-                    + scheme
-                    + "\" (schemes: "
-                    + String.join(", ", Schemes.names())
-                    + ")");
+          try {
+            Schemes.require(scheme);
+          } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage());
           }
         }
         case "--seed" -> seed = seed(inline != null ? inline : value(args, ++i, name));

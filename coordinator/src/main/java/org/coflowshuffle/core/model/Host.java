@@ -42,6 +42,11 @@ public record Host(
     return new Host(id, inBytesPerSec, outBytesPerSec, UNLIMITED_SLOTS, true);
   }
 
+  /** A host that only sends (a mapper host), with the same bandwidth both ways. */
+  public static Host sender(String id, double bytesPerSec) {
+    return new Host(id, bytesPerSec, bytesPerSec, UNLIMITED_SLOTS, false);
+  }
+
   /**
    * Reducer slots left when {@code inUse} are taken: 0 for a host that may not run reducers, {@link
    * Integer#MAX_VALUE} for unlimited slots.

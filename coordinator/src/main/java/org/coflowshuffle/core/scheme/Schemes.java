@@ -23,6 +23,19 @@ public final class Schemes {
   }
 
   /**
+   * Returns {@code name} if it names a scheme.
+   *
+   * @throws IllegalArgumentException one line naming the scheme and the known ones
+   */
+  public static String require(String name) {
+    if (!names().contains(name)) {
+      throw new IllegalArgumentException(
+          "unknown scheme \"" + name + "\" (schemes: " + String.join(", ", names()) + ")");
+    }
+    return name;
+  }
+
+  /**
    * A new policy instance for one run.
    *
    * @throws IllegalArgumentException naming the scheme and the known ones when {@code name} is
@@ -31,7 +44,7 @@ public final class Schemes {
   public static SchedulingPolicy create(String name, SchemeOptions options) {
     double delta = options.starvationThreshold();
     boolean wc = options.workConserving();
-    return switch (name) {
+    return switch (require(name)) {
       case "rpc" -> new SrtfPolicy("rpc", new RpcPlanner(), new ReceiverDrivenRates(), delta, wc);
       case "rpc-faithful" ->
           new SrtfPolicy(
@@ -43,9 +56,7 @@ public final class Schemes {
       case "fair" -> new FairPolicy(new RandomPlacement(options.seed()));
       case "varys" -> new SebfPolicy("varys", new RandomPlacement(options.seed()));
       case "neat" -> new SebfPolicy("neat", new NeatPlacement());
-      default ->
-          throw new IllegalArgumentException(
-              "unknown scheme \"" + name + "\"; known: " + String.join(", ", names()));
+      default -> throw new AssertionError(name); // require() knows every name
     };
   }
 }

@@ -24,10 +24,7 @@ class ScheduleWriterTest {
 
   private static final Instance INSTANCE =
       new Instance(
-          List.of(
-              new Host("S1", 1e9, 1e9, Host.UNLIMITED_SLOTS, false),
-              Host.of("M1", 100, 100),
-              Host.of("M2", 100, 100)),
+          List.of(Host.sender("S1", 1e9), Host.of("M1", 100, 100), Host.of("M2", 100, 100)),
           List.of(
               new Coflow(
                   "C1",

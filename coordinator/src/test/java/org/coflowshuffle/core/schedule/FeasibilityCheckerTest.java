@@ -23,9 +23,7 @@ class FeasibilityCheckerTest {
   private static final Instance INSTANCE =
       new Instance(
           List.of(
-              new Host("S1", 100, 100, Host.UNLIMITED_SLOTS, false),
-              new Host("M1", 100, 100, 1, true),
-              Host.of("M2", 100, 100)),
+              Host.sender("S1", 100), new Host("M1", 100, 100, 1, true), Host.of("M2", 100, 100)),
           List.of(
               new Coflow(
                   "C1",
@@ -208,7 +206,7 @@ class FeasibilityCheckerTest {
     // Coflow B: b1 fetches 100 B over the network, b2 fetches nothing and was placed at 3 s.
     Instance instance =
         new Instance(
-            List.of(new Host("S1", 100, 100, Host.UNLIMITED_SLOTS, false), Host.of("M1", 100, 100)),
+            List.of(Host.sender("S1", 100), Host.of("M1", 100, 100)),
             List.of(
                 new Coflow(
                     "B",

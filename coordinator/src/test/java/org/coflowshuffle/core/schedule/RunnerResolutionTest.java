@@ -25,11 +25,7 @@ class RunnerResolutionTest {
    */
   private static Instance threeFlows() {
     List<Host> hosts =
-        List.of(
-            new Host("A", 1, 1, Host.UNLIMITED_SLOTS, false),
-            new Host("B", 1, 1, Host.UNLIMITED_SLOTS, false),
-            new Host("C", 1, 1, Host.UNLIMITED_SLOTS, false),
-            Host.of("R", 1, 1));
+        List.of(Host.sender("A", 1), Host.sender("B", 1), Host.sender("C", 1), Host.of("R", 1, 1));
     Coflow c =
         new Coflow(
             "C1",

@@ -19,10 +19,6 @@ import org.junit.jupiter.api.Test;
 /** Cases that once stalled or misbehaved, each with the outcome it must have. */
 class EdgeCaseScheduleTest {
 
-  private static Host sender(String id, double bw) {
-    return new Host(id, bw, bw, Host.UNLIMITED_SLOTS, false);
-  }
-
   private static Coflow one(String id, double arrival, Reducer r, int src, double bytes) {
     return new Coflow(id, arrival, List.of(r), List.of(new Flow(src, 0, bytes)));
   }
@@ -38,7 +34,8 @@ class EdgeCaseScheduleTest {
     // Every slot is held by a reducer already running: they need no new slot, only bandwidth.
     Instance inst =
         new Instance(
-            List.of(sender("S", 10), new Host("R1", 1, 1, 1, true), new Host("R2", 1, 1, 1, true)),
+            List.of(
+                Host.sender("S", 10), new Host("R1", 1, 1, 1, true), new Host("R2", 1, 1, 1, true)),
             List.of(
                 one("C1", 0, new Reducer("a", 1), 0, 2), one("C2", 0, new Reducer("b", 2), 0, 3)));
     for (String scheme : Schemes.names()) {
@@ -55,7 +52,7 @@ class EdgeCaseScheduleTest {
     // s.
     Instance inst =
         new Instance(
-            List.of(sender("S", 1), Host.of("R", 1, 1)),
+            List.of(Host.sender("S", 1), Host.of("R", 1, 1)),
             List.of(
                 one("Big", 0, new Reducer("big", 1), 0, 10),
                 one("Small", 0, new Reducer("small", 1), 0, 5)));
@@ -69,7 +66,7 @@ class EdgeCaseScheduleTest {
     // At t = 3600 s, now + sliver / rate rounds back to now: completion must not depend on it.
     Instance inst =
         new Instance(
-            List.of(sender("S", 1.25e8), Host.of("R", 1.25e8, 1.25e8)),
+            List.of(Host.sender("S", 1.25e8), Host.of("R", 1.25e8, 1.25e8)),
             List.of(
                 new Coflow(
                     "C",
@@ -88,7 +85,7 @@ class EdgeCaseScheduleTest {
   void randomPlacementAvoidsHostsThatCannotReceive() {
     Instance inst =
         new Instance(
-            List.of(sender("S", 10), Host.of("R0", 0, 1), Host.of("R1", 1, 1)),
+            List.of(Host.sender("S", 10), Host.of("R0", 0, 1), Host.of("R1", 1, 1)),
             List.of(
                 new Coflow(
                     "C",
@@ -114,9 +111,9 @@ class EdgeCaseScheduleTest {
     List<Host> hosts =
         List.of(
             new Host("H0", 1.25e8, 5e9, Host.UNLIMITED_SLOTS, true),
-            sender("H1", 6.25e7),
+            Host.sender("H1", 6.25e7),
             new Host("H3", 1.25e8, 2.5e7, Host.UNLIMITED_SLOTS, true),
-            sender("H4", 6.25e7));
+            Host.sender("H4", 6.25e7));
     Instance inst =
         new Instance(
             hosts,

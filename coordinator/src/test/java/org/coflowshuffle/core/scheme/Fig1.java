@@ -22,9 +22,9 @@ final class Fig1 {
             Host.of("M1", 2 * GBIT, 2 * GBIT),
             Host.of("M2", GBIT, GBIT),
             Host.of("M3", GBIT, GBIT),
-            new Host("S1", 10 * GBIT, 10 * GBIT, Host.UNLIMITED_SLOTS, false),
-            new Host("S2", 10 * GBIT, 10 * GBIT, Host.UNLIMITED_SLOTS, false),
-            new Host("S3", 10 * GBIT, 10 * GBIT, Host.UNLIMITED_SLOTS, false));
+            Host.sender("S1", 10 * GBIT),
+            Host.sender("S2", 10 * GBIT),
+            Host.sender("S3", 10 * GBIT));
     return new Instance(
         hosts,
         List.of(

@@ -24,10 +24,7 @@ class NeatPlacementTest {
     // only 0.1 s. Counting Big's queued bytes as delay would send it to L instead.
     Instance inst =
         new Instance(
-            List.of(
-                new Host("S", 100, 100, Host.UNLIMITED_SLOTS, false),
-                Host.of("F", 10, 10),
-                Host.of("L", 1, 1)),
+            List.of(Host.sender("S", 100), Host.of("F", 10, 10), Host.of("L", 1, 1)),
             List.of(
                 new Coflow("Big", 0, List.of(Reducer.free("b")), List.of(new Flow(0, 0, 100))),
                 new Coflow("Small", 1, List.of(Reducer.free("s")), List.of(new Flow(0, 0, 1)))));

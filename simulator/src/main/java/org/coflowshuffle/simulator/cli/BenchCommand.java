@@ -47,10 +47,7 @@ public final class BenchCommand implements Command {
                   "--seed",
                   "--trace"),
               Set.of());
-      if (!Schemes.names().contains(flags.string("--scheme", "rpc"))) {
-        throw new IllegalArgumentException(
-            "unknown scheme \"" + flags.string("--scheme", "rpc") + "\"");
-      }
+      Schemes.require(flags.string("--scheme", "rpc"));
       flags.positiveInts("--hosts");
       flags.positiveInts("--coflows");
       flags.positiveDouble("--lambda", 20);

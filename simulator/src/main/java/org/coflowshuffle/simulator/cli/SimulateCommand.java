@@ -300,13 +300,10 @@ public final class SimulateCommand implements Command {
     }
     List<String> schemes = f.list("--schemes", "rpc,neat,varys,fair");
     for (String s : schemes) {
-      if (!Schemes.names().contains(s)) {
-        throw new IllegalArgumentException(
-            "--schemes: unknown scheme \""
-                + s
-                + "\" (schemes: "
-                + String.join(", ", Schemes.names())
-                + ")");
+      try {
+        Schemes.require(s);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("--schemes: " + e.getMessage());
       }
     }
     String reference = f.string("--reference", schemes.contains("neat") ? "neat" : schemes.get(0));

@@ -65,7 +65,7 @@ public final class RpcSynthetic {
     for (int u = 0; u < hosts; u++) {
       double drawn = nic(random);
       double bw = mapperBytesPerSec > 0 ? mapperBytesPerSec : drawn;
-      cluster.add(new Host("mapper" + u, bw, bw, Host.UNLIMITED_SLOTS, false));
+      cluster.add(Host.sender("mapper" + u, bw));
     }
     for (int j = 0; j < hosts; j++) {
       double bw = nic(random);
