@@ -1,8 +1,6 @@
 package org.coflowshuffle.core.scheme;
 
 import java.util.Arrays;
-import java.util.List;
-import org.coflowshuffle.core.model.Flow;
 import org.coflowshuffle.core.plan.CoflowDemand;
 import org.coflowshuffle.core.plan.CoflowShape;
 import org.coflowshuffle.core.policy.ActiveCoflow;
@@ -32,17 +30,19 @@ final class NeatPlacement extends ArrivalPlacement {
       if (other.index() == a.index()) {
         continue;
       }
-      boolean first = other.remainingBytes() < size;
       double[] on = new double[m];
+      double otherSize = 0;
       int[] where = placementOf(other.index()); // includes coflows placed earlier in this call
       where = where != null ? where : other.hostOf();
-      List<Flow> flows = other.coflow().flows();
-      for (int k = 0; k < flows.size(); k++) {
+      double[] remaining = other.remaining();
+      for (int k = 0; k < remaining.length; k++) { // one pass: its size and its bytes per host
+        otherSize += remaining[k];
         int h = where[other.flowReducer()[k]];
         if (h >= 0 && h != other.flowSource()[k]) {
-          on[h] += other.remaining()[k];
+          on[h] += remaining[k];
         }
       }
+      boolean first = otherSize < size;
       for (int j = 0; j < m; j++) {
         if (on[j] > 0) {
           if (first) {
