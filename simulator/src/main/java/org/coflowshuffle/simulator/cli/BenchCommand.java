@@ -5,6 +5,7 @@ import java.io.PrintStream;
 import java.util.Arrays;
 import java.util.Set;
 import org.coflowshuffle.coordinator.cli.Command;
+import org.coflowshuffle.coordinator.cli.Flags;
 import org.coflowshuffle.core.scheme.Schemes;
 import org.coflowshuffle.simulator.DecisionBenchmark;
 import org.coflowshuffle.simulator.workload.RpcSynthetic;
@@ -51,7 +52,7 @@ public final class BenchCommand implements Command {
       flags.positiveInts("--hosts");
       flags.positiveInts("--coflows");
       flags.positiveDouble("--lambda", 20);
-      workload = new RpcSynthetic(flags.trace());
+      workload = new RpcSynthetic(TraceOption.read(flags));
     } catch (IllegalArgumentException e) {
       err.println("coflow bench: " + e.getMessage() + "; " + USAGE_LINE);
       return USAGE;

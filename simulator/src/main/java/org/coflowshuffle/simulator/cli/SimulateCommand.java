@@ -20,6 +20,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.coflowshuffle.coordinator.cli.Command;
+import org.coflowshuffle.coordinator.cli.Flags;
 import org.coflowshuffle.core.model.Instance;
 import org.coflowshuffle.core.policy.SchemeOptions;
 import org.coflowshuffle.core.scheme.Schemes;
@@ -315,7 +316,7 @@ public final class SimulateCommand implements Command {
       throw new IllegalArgumentException("give --rate or --all-at-once, not both");
     }
     boolean fb = workload.equals("fb");
-    CoflowTrace trace = f.trace();
+    CoflowTrace trace = TraceOption.read(f);
     Path out = f.has("--out") ? Path.of(f.string("--out", null)) : null;
     if (out != null) { // fail now, not after a long run
       try {

@@ -1,26 +1,21 @@
-package org.coflowshuffle.simulator.cli;
+package org.coflowshuffle.coordinator.cli;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.coflowshuffle.simulator.TraceLocator;
-import org.coflowshuffle.simulator.trace.CoflowTrace;
 
 /**
- * The options of a simulator command: {@code --name value} and bare {@code --switch}, each known in
- * advance, with typed getters whose errors name the option and the value. Bad input is an {@link
+ * The options of a command: {@code --name value} and bare {@code --switch}, each known in advance,
+ * with typed getters whose errors name the option and the value. Bad input is an {@link
  * IllegalArgumentException} with a one-line message, which the commands print with exit status 2.
  */
-final class Flags {
+public final class Flags {
 
   private final Map<String, String> values = new HashMap<>();
 
-  Flags(String[] args, Set<String> valued, Set<String> switches) {
+  public Flags(String[] args, Set<String> valued, Set<String> switches) {
     for (int i = 0; i < args.length; i++) {
       String name = args[i];
       if (switches.contains(name)) {
@@ -36,15 +31,15 @@ final class Flags {
     }
   }
 
-  boolean has(String name) {
+  public boolean has(String name) {
     return values.containsKey(name);
   }
 
-  String string(String name, String fallback) {
+  public String string(String name, String fallback) {
     return values.getOrDefault(name, fallback);
   }
 
-  int positiveInt(String name, int fallback) {
+  public int positiveInt(String name, int fallback) {
     if (!has(name)) {
       return fallback;
     }
@@ -56,7 +51,7 @@ final class Flags {
     return list[0];
   }
 
-  int[] positiveInts(String name, int... fallback) {
+  public int[] positiveInts(String name, int... fallback) {
     if (!has(name)) {
       return fallback;
     }
@@ -74,7 +69,7 @@ final class Flags {
     }
   }
 
-  long longValue(String name, long fallback) {
+  public long longValue(String name, long fallback) {
     if (!has(name)) {
       return fallback;
     }
@@ -86,12 +81,12 @@ final class Flags {
     }
   }
 
-  double positiveDouble(String name, double fallback) {
+  public double positiveDouble(String name, double fallback) {
     return number(name, fallback, false);
   }
 
   /** A comma-separated list of numbers > 0. */
-  double[] positiveDoubles(String name, double fallback) {
+  public double[] positiveDoubles(String name, double fallback) {
     if (!has(name)) {
       return new double[] {fallback};
     }
@@ -107,7 +102,7 @@ final class Flags {
     }
   }
 
-  double nonNegativeDouble(String name, double fallback) {
+  public double nonNegativeDouble(String name, double fallback) {
     return number(name, fallback, true);
   }
 
@@ -133,27 +128,7 @@ final class Flags {
     return v;
   }
 
-  List<String> list(String name, String fallback) {
+  public List<String> list(String name, String fallback) {
     return Arrays.stream(string(name, fallback).split(",")).map(String::trim).toList();
-  }
-
-  /** The trace named by {@code --trace}, or the shared Facebook trace. */
-  CoflowTrace trace() {
-    Path path = has("--trace") ? Path.of(values.get("--trace")) : TraceLocator.find();
-    if (path == null) {
-      throw new IllegalArgumentException(
-          "cannot find the Facebook trace (shared/data/coflow-benchmark/FB2010-1Hr-150-0.txt); "
-              + "give it with --trace FILE");
-    }
-    if (!Files.isReadable(path)) {
-      throw new IllegalArgumentException("cannot read the trace " + path);
-    }
-    try {
-      return CoflowTrace.read(path);
-    } catch (CoflowTrace.TraceFormatException e) {
-      throw new IllegalArgumentException(e.getMessage());
-    } catch (IOException e) {
-      throw new IllegalArgumentException("cannot read the trace " + path + ": " + e.getMessage());
-    }
   }
 }

@@ -1,0 +1,285 @@
+package org.coflowshuffle.coordinator.live;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.DoubleSupplier;
+import org.coflowshuffle.core.model.Coflow;
+import org.coflowshuffle.core.model.Flow;
+import org.coflowshuffle.core.model.Host;
+import org.coflowshuffle.core.model.Reducer;
+import org.coflowshuffle.core.policy.ActiveCoflow;
+import org.coflowshuffle.core.policy.ClusterView;
+import org.coflowshuffle.core.policy.CoflowAssignment;
+import org.coflowshuffle.core.policy.SchemeOptions;
+import org.coflowshuffle.core.scheme.Schemes;
+
+/**
+ * The scheduling state of one cluster's shuffles, fed by live events: executors that come and go,
+ * the exact bytes each map task wrote per reducer, and shuffles whose reducers finished. When a
+ * shuffle's map output is complete, {@link #place} asks the configured scheme where its reducers
+ * go, against the shuffles still being fetched (the paper places reducers after the map stage,
+ * section III).
+ *
+ * <p>Each executor is one host of the model, with the configured bandwidth both ways and as many
+ * reducer slots as it has cores times the waves the shuffle needs, so a shuffle with more reducers
+ * than cores is spread over waves instead of being refused. Every call is synchronized: events
+ * arrive on the transport's threads and placements are asked on the scheduler's.
+ */
+public final class LiveCoordinator {
+
+  /** Why a shuffle cannot be placed now; the caller keeps Spark's own placement. */
+  public static final class PlacementUnavailable extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    PlacementUnavailable(String reason) {
+      super(reason);
+    }
+  }
+
+  /** One map task's output: the executor holding it and its bytes per reducer. */
+  private record MapOutput(String executorId, long[] bytesPerReducer) {}
+
+  /**
+   * A placed shuffle whose reducers still fetch, by executor id (host indices change between
+   * decisions).
+   */
+  private record Placed(
+      Coflow coflow, double arrival, List<String> reducerExecutors, List<String> flowSources) {}
+
+  private final String scheme;
+  private final SchemeOptions options;
+  private final double bytesPerSecond;
+  private final DoubleSupplier clock;
+  private final Map<String, ExecutorSlots> executors = new LinkedHashMap<>();
+  private final Map<Integer, Map<Integer, MapOutput>> outputs = new HashMap<>();
+  private final Map<Integer, ShufflePlacement> placements = new HashMap<>();
+  private final Map<Integer, Placed> fetching = new LinkedHashMap<>();
+
+  /**
+   * @param scheme one of {@link Schemes#names()}
+   * @param options the scheme's options
+   * @param bytesPerSecond bandwidth of every executor, each way, bytes per second
+   * @param clock seconds, monotonic; arrival times of shuffles are read from it
+   * @throws IllegalArgumentException for an unknown scheme or a bandwidth that is not positive
+   */
+  public LiveCoordinator(
+      String scheme, SchemeOptions options, double bytesPerSecond, DoubleSupplier clock) {
+    this.scheme = Schemes.require(scheme);
+    if (!(bytesPerSecond > 0) || Double.isInfinite(bytesPerSecond)) {
+      throw new IllegalArgumentException(
+          "executor bandwidth must be > 0 bytes/s: " + bytesPerSecond);
+    }
+    this.options = options;
+    this.bytesPerSecond = bytesPerSecond;
+    this.clock = clock;
+  }
+
+  /** An executor joined (or changed); it may now host reducers. */
+  public synchronized void executorAdded(ExecutorSlots executor) {
+    executors.put(executor.executorId(), executor);
+  }
+
+  /** An executor left; it hosts no new reducers. */
+  public synchronized void executorRemoved(String executorId) {
+    executors.remove(executorId);
+  }
+
+  /**
+   * One map task's output, as its writer measured it. A later report for the same map index (a
+   * retried task) replaces the earlier one.
+   *
+   * @throws IllegalArgumentException when a count is negative or the ids are empty
+   */
+  public synchronized void mapOutput(
+      int shuffleId, int mapIndex, String executorId, long[] bytesPerReducer) {
+    if (shuffleId < 0 || mapIndex < 0 || executorId == null || executorId.isEmpty()) {
+      throw new IllegalArgumentException(
+          "map output: shuffle " + shuffleId + ", map " + mapIndex + ", executor " + executorId);
+    }
+    for (long b : bytesPerReducer) {
+      if (b < 0) {
+        throw new IllegalArgumentException(
+            "map output of shuffle " + shuffleId + " map " + mapIndex + ": negative size " + b);
+      }
+    }
+    outputs
+        .computeIfAbsent(shuffleId, k -> new HashMap<>())
+        .put(mapIndex, new MapOutput(executorId, bytesPerReducer.clone()));
+  }
+
+  /**
+   * Where the reducers of a shuffle run: decided at the first call once all {@code numMaps} map
+   * outputs are known, then the same answer until {@link #forget}.
+   *
+   * @throws PlacementUnavailable with a one-line reason: map output incomplete, no executors, or
+   *     the scheme left a reducer without a host
+   */
+  public synchronized ShufflePlacement place(int shuffleId, int numMaps, int numReducers)
+      throws PlacementUnavailable {
+    ShufflePlacement done = placements.get(shuffleId);
+    if (done != null) {
+      return done;
+    }
+    Map<Integer, MapOutput> maps = outputs.getOrDefault(shuffleId, Map.of());
+    for (int m = 0; m < numMaps; m++) {
+      MapOutput out = maps.get(m);
+      if (out == null) {
+        throw new PlacementUnavailable(
+            "shuffle " + shuffleId + ": no size report for map " + m + " of " + numMaps);
+      }
+      if (out.bytesPerReducer().length != numReducers) {
+        throw new PlacementUnavailable(
+            "shuffle "
+                + shuffleId
+                + ": map "
+                + m
+                + " reported "
+                + out.bytesPerReducer().length
+                + " reducers, the stage has "
+                + numReducers);
+      }
+    }
+    if (executors.isEmpty()) {
+      throw new PlacementUnavailable("shuffle " + shuffleId + ": no executors registered");
+    }
+    double now = clock.getAsDouble();
+    HostIndex hosts = new HostIndex(executors.values(), numReducers, bytesPerSecond);
+    List<String> sources = new ArrayList<>();
+    Coflow coflow = coflow(shuffleId, now, numMaps, numReducers, maps, hosts, sources);
+    List<ActiveCoflow> active = new ArrayList<>();
+    for (Placed p : fetching.values()) {
+      ActiveCoflow a = pinned(active.size(), p, hosts, now);
+      if (a != null) {
+        active.add(a);
+      }
+    }
+    ActiveCoflow fresh = unplaced(active.size(), coflow);
+    active.add(fresh);
+    int[] hostOf = decide(hosts, active, now);
+    if (hostOf
+        == null) { // the scheme made it wait behind others; Spark runs it now, so place alone
+      hostOf = decide(hosts, List.of(unplaced(0, coflow)), now);
+    }
+    if (hostOf == null) {
+      throw new PlacementUnavailable(
+          "shuffle " + shuffleId + ": scheme " + scheme + " left a reducer without a host");
+    }
+    List<ExecutorSlots> chosen = new ArrayList<>(numReducers);
+    List<String> ids = new ArrayList<>(numReducers);
+    for (int h : hostOf) {
+      chosen.add(hosts.executor(h));
+      ids.add(hosts.executor(h).executorId());
+    }
+    ShufflePlacement placement = new ShufflePlacement(shuffleId, scheme, chosen);
+    placements.put(shuffleId, placement);
+    fetching.put(shuffleId, new Placed(coflow, now, ids, sources));
+    return placement;
+  }
+
+  /** The shuffle's reducers are done fetching: it no longer competes with later shuffles. */
+  public synchronized void fetchFinished(int shuffleId) {
+    fetching.remove(shuffleId);
+  }
+
+  /** The shuffle is gone (unregistered): drop everything known about it. */
+  public synchronized void forget(int shuffleId) {
+    fetching.remove(shuffleId);
+    placements.remove(shuffleId);
+    outputs.remove(shuffleId);
+  }
+
+  /** Number of shuffles placed and still fetching. */
+  public synchronized int fetchingShuffles() {
+    return fetching.size();
+  }
+
+  /**
+   * The reducer hosts the scheme chose for the last coflow of {@code active}, or null if any is
+   * unset.
+   */
+  private int[] decide(HostIndex hosts, List<ActiveCoflow> active, double now) {
+    List<Host> list = hosts.hosts();
+    ClusterView view = new ClusterView(now, list, active, new int[list.size()]);
+    List<CoflowAssignment> out = Schemes.create(scheme, options).decide(view).assignments();
+    int[] hostOf = out.get(out.size() - 1).hostOf();
+    for (int h : hostOf) {
+      if (h < 0 || h >= list.size() || !list.get(h).acceptsReducers()) {
+        return null;
+      }
+    }
+    return hostOf;
+  }
+
+  private static Coflow coflow(
+      int shuffleId,
+      double now,
+      int numMaps,
+      int numReducers,
+      Map<Integer, MapOutput> maps,
+      HostIndex hosts,
+      List<String> flowSources) {
+    List<Reducer> reducers = new ArrayList<>(numReducers);
+    for (int r = 0; r < numReducers; r++) {
+      reducers.add(Reducer.free("shuffle-" + shuffleId + "-r" + r));
+    }
+    List<Flow> flows = new ArrayList<>();
+    for (int m = 0; m < numMaps; m++) {
+      MapOutput out = maps.get(m);
+      int src = hosts.indexOrSender(out.executorId());
+      long[] bytes = out.bytesPerReducer();
+      for (int r = 0; r < numReducers; r++) {
+        if (bytes[r] > 0) {
+          flows.add(new Flow(src, r, bytes[r]));
+          flowSources.add(out.executorId());
+        }
+      }
+    }
+    return new Coflow("shuffle-" + shuffleId, now, reducers, flows);
+  }
+
+  private static ActiveCoflow unplaced(int index, Coflow c) {
+    int n = c.reducers().size();
+    int[] hostOf = new int[n];
+    Arrays.fill(hostOf, -1);
+    return active(index, c, hostOf, new boolean[n], 0);
+  }
+
+  /** A shuffle still fetching, its reducers pinned; null when one of its executors is gone. */
+  private static ActiveCoflow pinned(int index, Placed p, HostIndex hosts, double now) {
+    int n = p.reducerExecutors().size();
+    int[] hostOf = new int[n];
+    for (int r = 0; r < n; r++) {
+      hostOf[r] = hosts.indexOf(p.reducerExecutors().get(r));
+      if (hostOf[r] < 0) {
+        return null;
+      }
+    }
+    List<Flow> flows = new ArrayList<>(p.coflow().flows().size());
+    for (int k = 0; k < p.flowSources().size(); k++) {
+      Flow f = p.coflow().flows().get(k);
+      flows.add(new Flow(hosts.indexOrSender(p.flowSources().get(k)), f.reducer(), f.bytes()));
+    }
+    boolean[] pinned = new boolean[n];
+    Arrays.fill(pinned, true);
+    Coflow c = new Coflow(p.coflow().id(), p.arrival(), p.coflow().reducers(), flows);
+    return active(index, c, hostOf, pinned, now - p.arrival());
+  }
+
+  private static ActiveCoflow active(
+      int index, Coflow c, int[] hostOf, boolean[] pinned, double waiting) {
+    List<Flow> flows = c.flows();
+    double[] remaining = new double[flows.size()];
+    int[] src = new int[flows.size()];
+    int[] reducer = new int[flows.size()];
+    for (int k = 0; k < flows.size(); k++) {
+      remaining[k] = flows.get(k).bytes();
+      src[k] = flows.get(k).src();
+      reducer[k] = flows.get(k).reducer();
+    }
+    return new ActiveCoflow(index, c, remaining, hostOf, pinned, waiting, 0, src, reducer);
+  }
+}

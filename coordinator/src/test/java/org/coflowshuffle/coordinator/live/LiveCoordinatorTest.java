@@ -1,0 +1,88 @@
+package org.coflowshuffle.coordinator.live;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.HashMap;
+import java.util.Map;
+import org.coflowshuffle.core.policy.SchemeOptions;
+import org.junit.jupiter.api.Test;
+
+class LiveCoordinatorTest {
+
+  private static final double MB = 1e6;
+
+  private static LiveCoordinator coordinator(String scheme) {
+    LiveCoordinator c = new LiveCoordinator(scheme, SchemeOptions.defaults(), 100 * MB, () -> 0.0);
+    c.executorAdded(new ExecutorSlots("1", "hostA", 1));
+    c.executorAdded(new ExecutorSlots("2", "hostB", 1));
+    return c;
+  }
+
+  @Test
+  void placesEachReducerWhereMostOfItsInputAlreadyIs() throws Exception {
+    LiveCoordinator c = coordinator("rpc");
+    // Map 0 on executor 1 holds most of reducer 1's input, map 1 on executor 2 most of reducer 0's.
+    c.mapOutput(7, 0, "1", new long[] {1_000, 900_000_000});
+    c.mapOutput(7, 1, "2", new long[] {800_000_000, 2_000});
+    ShufflePlacement p = c.place(7, 2, 2);
+    assertEquals("2", p.executorOf(0).executorId());
+    assertEquals("1", p.executorOf(1).executorId());
+    assertSame(p, c.place(7, 2, 2), "a shuffle is placed once");
+    assertEquals(1, c.fetchingShuffles());
+    c.fetchFinished(7);
+    assertEquals(0, c.fetchingShuffles());
+  }
+
+  @Test
+  void spreadsMoreReducersThanCoresOverWaves() throws Exception {
+    for (String scheme : new String[] {"rpc", "neat", "varys", "fair", "rpc-faithful"}) {
+      LiveCoordinator c = coordinator(scheme);
+      long[] even = new long[8];
+      java.util.Arrays.fill(even, 50_000_000);
+      c.mapOutput(1, 0, "1", even);
+      c.mapOutput(1, 1, "2", even);
+      ShufflePlacement p = c.place(1, 2, 8);
+      Map<String, Integer> perExecutor = new HashMap<>();
+      for (int r = 0; r < 8; r++) {
+        perExecutor.merge(p.executorOf(r).executorId(), 1, Integer::sum);
+      }
+      assertEquals(Map.of("1", 4, "2", 4), perExecutor, scheme + ": four waves of one per core");
+    }
+  }
+
+  @Test
+  void refusesWithAReasonUntilEveryMapReported() {
+    LiveCoordinator c = coordinator("rpc");
+    c.mapOutput(3, 0, "1", new long[] {10, 10});
+    var e = assertThrows(LiveCoordinator.PlacementUnavailable.class, () -> c.place(3, 2, 2));
+    assertTrue(e.getMessage().contains("no size report for map 1 of 2"), e.getMessage());
+    c.mapOutput(3, 1, "1", new long[] {10});
+    e = assertThrows(LiveCoordinator.PlacementUnavailable.class, () -> c.place(3, 2, 2));
+    assertTrue(e.getMessage().contains("reported 1 reducers, the stage has 2"), e.getMessage());
+  }
+
+  @Test
+  void refusesWithoutExecutorsAndKeepsMapOutputOfLostExecutors() throws Exception {
+    LiveCoordinator c = new LiveCoordinator("rpc", SchemeOptions.defaults(), 100 * MB, () -> 0.0);
+    c.mapOutput(4, 0, "9", new long[] {10});
+    var e = assertThrows(LiveCoordinator.PlacementUnavailable.class, () -> c.place(4, 1, 1));
+    assertTrue(e.getMessage().contains("no executors"), e.getMessage());
+    c.executorAdded(new ExecutorSlots("1", "hostA", 2));
+    assertEquals("1", c.place(4, 1, 1).executorOf(0).executorId(), "executor 9 only sends");
+  }
+
+  @Test
+  void rejectsNegativeSizesAndUnknownSchemes() {
+    LiveCoordinator c = coordinator("rpc");
+    assertThrows(IllegalArgumentException.class, () -> c.mapOutput(1, 0, "1", new long[] {-1}));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> new LiveCoordinator("nope", SchemeOptions.defaults(), MB, () -> 0.0));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> new LiveCoordinator("rpc", SchemeOptions.defaults(), 0, () -> 0.0));
+  }
+}

@@ -1,0 +1,17 @@
+package org.coflowshuffle.it.cli;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.coflowshuffle.coordinator.cli.Command;
+import org.coflowshuffle.coordinator.cli.CommandProvider;
+
+/** The commands of {@code bin/coflow} that run real Spark: {@code terasort}. */
+public final class IntegrationCommands implements CommandProvider {
+
+  @Override
+  public Map<String, Command> commands() {
+    Map<String, Command> commands = new LinkedHashMap<>();
+    commands.put("terasort", new TerasortCommand());
+    return commands;
+  }
+}

@@ -1,0 +1,354 @@
+package org.coflowshuffle.it.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import org.coflowshuffle.coordinator.cli.Command;
+import org.coflowshuffle.coordinator.cli.Flags;
+
+/**
+ * {@code coflow terasort [--size 1g] [--jobs 3] [--executors 4] [--cores 1] [--reducers N]
+ * [--scheme rpc] [--work DIR] [--json]}: generates TeraGen data once, then sorts it with JOBS
+ * concurrent jobs twice on an embedded {@code local-cluster} (executors in their own JVMs) of the
+ * stock Spark distribution: once stock, once with the plugin. Validates both outputs and prints per
+ * job the reduce stage's time (the shuffle, from its map output being complete to its last reducer
+ * done), the job's time, and how many reduce tasks ran where the coordinator placed them.
+ */
+public final class TerasortCommand implements Command {
+
+  static final String USAGE =
+      "usage: coflow terasort [--size 1g] [--jobs 3] [--executors 4] [--cores 1] [--reducers N]"
+          + " [--executor-memory 1024] [--scheme rpc] [--work DIR] [--json]";
+  private static final String PREFIX = "coflow terasort: ";
+
+  // Names, not class literals: this command runs without Spark on its class path, and loading the
+  // plugin's classes would need Spark's. TerasortCommandTest checks they name the real classes.
+  static final String APP_CLASS = "org.coflowshuffle.it.terasort.TerasortApp";
+  static final String SHUFFLE_MANAGER = "org.coflowshuffle.spark.CoflowShuffleManager";
+  static final String PLUGIN = "org.coflowshuffle.spark.CoflowPlugin";
+  static final String SCHEME_KEY = "spark.coflow.scheme";
+
+  /** The parsed command line. */
+  record Options(
+      long bytes,
+      int jobs,
+      int executors,
+      int cores,
+      int reducers,
+      int executorMemoryMb,
+      String scheme,
+      Path work,
+      boolean json) {
+
+    long rows() {
+      return Math.max(1, bytes / 100);
+    }
+
+    String master() {
+      return "local-cluster[" + executors + "," + cores + "," + executorMemoryMb + "]";
+    }
+  }
+
+  @Override
+  public String summary() {
+    return "sort TeraGen data on a local Spark cluster, stock and with the plugin, and compare";
+  }
+
+  @Override
+  public int run(String[] args, PrintStream out, PrintStream err, InputStream in) {
+    Options o;
+    try {
+      o = parse(args);
+    } catch (IllegalArgumentException e) {
+      err.println(PREFIX + e.getMessage());
+      err.println(USAGE);
+      return USAGE_STATUS;
+    }
+    try {
+      Path root = Path.of(System.getProperty("coflow.home", "."));
+      Path spark = SparkDistribution.home(root, err);
+      Jars jars = Jars.find(root);
+      Files.createDirectories(o.work().resolve("logs"));
+      ObjectMapper json = new ObjectMapper();
+      Path data = o.work().resolve("data-" + o.rows());
+      Path genResult = data.resolve("_gen.json");
+      if (!Files.exists(genResult)) {
+        err.printf(
+            Locale.ROOT, "coflow: generating %,d records (%s) in %s%n", o.rows(), size(o), data);
+        Path tmp = o.work().resolve("gen.json");
+        int parts = Math.max(2, o.executors() * o.cores() * 2);
+        submit(
+            spark,
+            jars,
+            o,
+            false,
+            "gen",
+            List.of(data + "/in", "" + o.rows(), "" + parts, "" + tmp),
+            err);
+        Files.move(tmp, genResult);
+      }
+      JsonNode gen = json.readTree(genResult.toFile());
+      String records = gen.get("records").asText();
+      String crc = gen.get("crcSum").asText();
+      JsonNode[] runs = new JsonNode[2];
+      String[] names = {"stock", "plugin"};
+      for (int i = 0; i < 2; i++) {
+        err.printf(
+            Locale.ROOT, "coflow: sorting with %s Spark%n", i == 0 ? "stock" : "the plugin on");
+        Path result = o.work().resolve(names[i] + ".json");
+        Files.deleteIfExists(result);
+        List<String> appArgs =
+            List.of(
+                data + "/in",
+                o.work().resolve("out-" + names[i]).toString(),
+                "" + o.jobs(),
+                "" + o.reducers(),
+                records,
+                crc,
+                result.toString(),
+                names[i]);
+        submit(spark, jars, o, i == 1, "sort", appArgs, err);
+        runs[i] = json.readTree(result.toFile());
+      }
+      ObjectNode summary = summary(json, runs[0], runs[1]);
+      print(out, o, runs[0], runs[1], summary);
+      if (o.json()) {
+        out.println(json.writeValueAsString(summary));
+      }
+      return summary.get("valid").asBoolean() ? 0 : FAILURE;
+    } catch (IOException e) {
+      err.println(PREFIX + e.getMessage());
+      return FAILURE;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      err.println(PREFIX + "interrupted");
+      return FAILURE;
+    }
+  }
+
+  private static final int USAGE_STATUS = Command.USAGE;
+
+  static Options parse(String[] args) {
+    Flags f =
+        new Flags(
+            args,
+            Set.of(
+                "--size",
+                "--jobs",
+                "--executors",
+                "--cores",
+                "--reducers",
+                "--executor-memory",
+                "--scheme",
+                "--work"),
+            Set.of("--json"));
+    long bytes = bytes(f.string("--size", "1g"));
+    int executors = f.positiveInt("--executors", 4);
+    int cores = f.positiveInt("--cores", 1);
+    String scheme = f.string("--scheme", "rpc");
+    org.coflowshuffle.core.scheme.Schemes.require(scheme);
+    Path work =
+        Path.of(
+            f.string(
+                "--work",
+                Path.of(System.getProperty("java.io.tmpdir"), "coflow-terasort").toString()));
+    return new Options(
+        bytes,
+        f.positiveInt("--jobs", 3),
+        executors,
+        cores,
+        f.positiveInt("--reducers", executors * cores),
+        f.positiveInt("--executor-memory", 1024),
+        scheme,
+        work,
+        f.has("--json"));
+  }
+
+  /** Bytes from {@code 1g}, {@code 200m}, {@code 500k} or a plain count (powers of ten). */
+  static long bytes(String text) {
+    String t = text.trim().toLowerCase(Locale.ROOT);
+    long unit = 1;
+    if (!t.isEmpty()) {
+      switch (t.charAt(t.length() - 1)) {
+        case 'k' -> unit = 1_000L;
+        case 'm' -> unit = 1_000_000L;
+        case 'g' -> unit = 1_000_000_000L;
+        case 't' -> unit = 1_000_000_000_000L;
+        default -> unit = 1;
+      }
+    }
+    String digits = unit == 1 ? t : t.substring(0, t.length() - 1);
+    try {
+      double v = Double.parseDouble(digits);
+      if (!(v >= 100) && v * unit < 100) {
+        throw new NumberFormatException();
+      }
+      return (long) (v * unit);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(
+          "--size: expected a size of at least 100 bytes like 1g or 200m, got \"" + text + "\"");
+    }
+  }
+
+  private static String size(Options o) {
+    return String.format(Locale.ROOT, "%.3g GB", o.rows() * 100 / 1e9);
+  }
+
+  /** The plugin's JAR and the terasort application's JAR, as built. */
+  record Jars(Path plugin, Path app) {
+    static Jars find(Path root) throws IOException {
+      Path app = jar(root.resolve("integration-tests/target"), "coflow-integration-tests-", "");
+      Path plugin = jar(root.resolve("spark-shuffle/target"), "coflow-shuffle-spark-", "-shaded");
+      return new Jars(plugin, app);
+    }
+
+    private static Path jar(Path dir, String prefix, String suffix) throws IOException {
+      if (Files.isDirectory(dir)) {
+        try (DirectoryStream<Path> s =
+            Files.newDirectoryStream(dir, prefix + "*" + suffix + ".jar")) {
+          for (Path p : s) {
+            String name = p.getFileName().toString();
+            if (suffix.isEmpty() && name.matches(".*-(shaded|sources|tests|javadoc)\\.jar")) {
+              continue;
+            }
+            return p;
+          }
+        }
+      }
+      throw new IOException(
+          "no " + prefix + "*" + suffix + ".jar in " + dir + "; build with mvn package");
+    }
+  }
+
+  private static void submit(
+      Path spark,
+      Jars jars,
+      Options o,
+      boolean plugin,
+      String mode,
+      List<String> appArgs,
+      PrintStream err)
+      throws IOException, InterruptedException {
+    List<String> cmd = new ArrayList<>();
+    cmd.add(spark.resolve("bin/spark-submit").toString());
+    cmd.addAll(List.of("--master", o.master(), "--driver-memory", "2g"));
+    cmd.addAll(List.of("--class", APP_CLASS));
+    cmd.addAll(List.of("--conf", "spark.ui.enabled=false"));
+    cmd.addAll(List.of("--conf", "spark.serializer=org.apache.spark.serializer.KryoSerializer"));
+    if (plugin) {
+      cmd.addAll(List.of("--jars", jars.plugin().toString()));
+      cmd.addAll(List.of("--conf", "spark.shuffle.manager=" + SHUFFLE_MANAGER));
+      cmd.addAll(List.of("--conf", "spark.plugins=" + PLUGIN));
+      cmd.addAll(List.of("--conf", SCHEME_KEY + "=" + o.scheme()));
+    }
+    cmd.add(jars.app().toString());
+    cmd.add(mode);
+    cmd.addAll(appArgs);
+    String run = mode.equals("gen") ? "gen" : appArgs.get(appArgs.size() - 1);
+    File log = o.work().resolve("logs/" + run + ".log").toFile();
+    ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
+    pb.redirectOutput(log);
+    pb.environment().put("SPARK_HOME", spark.toString());
+    Process p = pb.start();
+    if (p.waitFor() != 0) {
+      throw new IOException("spark-submit " + mode + " (" + run + ") failed; see " + log);
+    }
+  }
+
+  /** The JSON summary: both runs, their means, validity and the placement match. */
+  static ObjectNode summary(ObjectMapper json, JsonNode stock, JsonNode plugin) {
+    ObjectNode s = json.createObjectNode();
+    s.put("valid", stock.get("valid").asBoolean() && plugin.get("valid").asBoolean());
+    s.set("stock", run(json, stock));
+    s.set("plugin", run(json, plugin));
+    int tasks = 0;
+    int matched = 0;
+    for (JsonNode j : plugin.get("jobs")) {
+      tasks += j.get("reduceTasks").asInt();
+      matched += j.get("placedTasksMatched").asInt();
+    }
+    s.put("placementMatch", tasks == 0 ? 0 : (double) matched / tasks);
+    return s;
+  }
+
+  private static ObjectNode run(ObjectMapper json, JsonNode r) {
+    ObjectNode n = json.createObjectNode();
+    double shuffle = 0;
+    double job = 0;
+    int count = 0;
+    for (JsonNode j : r.get("jobs")) {
+      shuffle += j.get("shuffleSeconds").asDouble();
+      job += j.get("jobSeconds").asDouble();
+      count++;
+    }
+    n.put("valid", r.get("valid").asBoolean());
+    n.put("meanShuffleSeconds", shuffle / Math.max(1, count));
+    n.put("meanJobSeconds", job / Math.max(1, count));
+    n.put("allJobsSeconds", r.get("allJobsSeconds").asDouble());
+    n.set("jobs", r.get("jobs"));
+    return n;
+  }
+
+  private static void print(
+      PrintStream out, Options o, JsonNode stock, JsonNode plugin, ObjectNode s) {
+    out.printf(
+        Locale.ROOT,
+        "terasort %s, %d job(s) at once, %s, %d reducers per job, scheme %s%n",
+        size(o),
+        o.jobs(),
+        o.master(),
+        o.reducers(),
+        o.scheme());
+    out.printf(
+        Locale.ROOT,
+        "%-5s %-26s %-26s %s%n",
+        "job",
+        "shuffle s: stock  plugin",
+        "job s: stock  plugin",
+        "placed as chosen");
+    for (int j = 0; j < o.jobs(); j++) {
+      JsonNode a = stock.get("jobs").get(j);
+      JsonNode b = plugin.get("jobs").get(j);
+      out.printf(
+          Locale.ROOT,
+          "%-5d %12.2f %7.2f      %12.2f %7.2f      %d/%d%n",
+          j,
+          a.get("shuffleSeconds").asDouble(),
+          b.get("shuffleSeconds").asDouble(),
+          a.get("jobSeconds").asDouble(),
+          b.get("jobSeconds").asDouble(),
+          b.get("placedTasksMatched").asInt(),
+          b.get("reduceTasks").asInt());
+    }
+    JsonNode sa = s.get("stock");
+    JsonNode sb = s.get("plugin");
+    out.printf(
+        Locale.ROOT,
+        "%-5s %12.2f %7.2f      %12.2f %7.2f%n",
+        "mean",
+        sa.get("meanShuffleSeconds").asDouble(),
+        sb.get("meanShuffleSeconds").asDouble(),
+        sa.get("meanJobSeconds").asDouble(),
+        sb.get("meanJobSeconds").asDouble());
+    out.printf(
+        Locale.ROOT,
+        "plugin/stock: shuffle %.2f, job %.2f; output valid: stock %s, plugin %s;"
+            + " placement match %.1f%%%n",
+        sb.get("meanShuffleSeconds").asDouble() / sa.get("meanShuffleSeconds").asDouble(),
+        sb.get("meanJobSeconds").asDouble() / sa.get("meanJobSeconds").asDouble(),
+        sa.get("valid").asBoolean() ? "yes" : "NO",
+        sb.get("valid").asBoolean() ? "yes" : "NO",
+        100 * s.get("placementMatch").asDouble());
+  }
+}

@@ -1,0 +1,83 @@
+package org.coflowshuffle.spark;
+
+import java.util.Map;
+import java.util.Optional;
+import org.apache.spark.SparkContext;
+import org.apache.spark.api.plugin.DriverPlugin;
+import org.apache.spark.api.plugin.PluginContext;
+import org.coflowshuffle.coordinator.live.LiveCoordinator;
+import org.coflowshuffle.coordinator.live.ShufflePlacement;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The coordinator embedded in the driver: it takes the executors' size reports, and answers the
+ * scheduler's placement questions through {@link PreferredLocationsHook}. If the hook cannot be
+ * installed, the application runs with Spark's placement and the log says why in one line.
+ */
+public final class CoflowDriverPlugin implements DriverPlugin {
+
+  private static final Logger LOG = LoggerFactory.getLogger(CoflowDriverPlugin.class);
+  private static volatile LiveCoordinator current;
+  private static volatile ReducerPlacer placer;
+
+  @Override
+  public Map<String, String> init(SparkContext sc, PluginContext ctx) {
+    CoflowSparkConf conf = CoflowSparkConf.from(sc.getConf());
+    long start = System.nanoTime();
+    LiveCoordinator coordinator =
+        new LiveCoordinator(
+            conf.scheme(),
+            conf.schemeOptions(),
+            conf.executorBandwidth(),
+            () -> (System.nanoTime() - start) / 1e9);
+    sc.addSparkListener(new ShuffleProgressListener(coordinator));
+    current = coordinator;
+    if (conf.placement()) {
+      try {
+        ReducerPlacer p = new ReducerPlacer(coordinator);
+        PreferredLocationsHook.install(p);
+        placer = p;
+        LOG.info("coflow: reducers are placed by scheme {}", conf.scheme());
+      } catch (RuntimeException e) {
+        LOG.warn("coflow: Spark places reducers itself: {}", e.getMessage());
+      }
+    }
+    return Map.of();
+  }
+
+  @Override
+  public Object receive(Object message) {
+    if (message instanceof MapOutputReport r) {
+      LiveCoordinator c = current;
+      if (c != null) {
+        c.mapOutput(r.shuffleId(), r.mapIndex(), r.executorId(), r.bytesPerReducer());
+      }
+      return Boolean.TRUE;
+    }
+    throw new IllegalArgumentException("coflow: unknown message " + message);
+  }
+
+  @Override
+  public void shutdown() {
+    PreferredLocationsHook.uninstall();
+    current = null;
+  }
+
+  /** Called by the shuffle manager when Spark drops a shuffle. */
+  static void forgetShuffle(int shuffleId) {
+    LiveCoordinator c = current;
+    if (c != null) {
+      c.forget(shuffleId);
+    }
+  }
+
+  /**
+   * The placement the embedded coordinator made for a shuffle in this driver, if any, kept after
+   * Spark dropped the shuffle: for tools that compare it with where tasks really ran.
+   */
+  public static Optional<ShufflePlacement> placement(int shuffleId) {
+    ReducerPlacer p = placer;
+    return p == null ? Optional.empty() : p.recent(shuffleId);
+  }
+}

@@ -1,0 +1,37 @@
+package org.coflowshuffle.spark;
+
+import java.util.Map;
+import org.apache.spark.api.plugin.DriverPlugin;
+import org.apache.spark.api.plugin.ExecutorPlugin;
+import org.apache.spark.api.plugin.PluginContext;
+import org.apache.spark.api.plugin.SparkPlugin;
+
+/**
+ * The plugin users name in {@code spark.plugins}: the embedded coordinator on the driver, and on
+ * each executor the line over which map tasks report their sizes to it.
+ */
+public final class CoflowPlugin implements SparkPlugin {
+
+  /** The class name to put in {@code spark.plugins}. */
+  public static final String NAME = CoflowPlugin.class.getName();
+
+  @Override
+  public DriverPlugin driverPlugin() {
+    return new CoflowDriverPlugin();
+  }
+
+  @Override
+  public ExecutorPlugin executorPlugin() {
+    return new ExecutorPlugin() {
+      @Override
+      public void init(PluginContext ctx, Map<String, String> extraConf) {
+        DriverLink.connect(ctx);
+      }
+
+      @Override
+      public void shutdown() {
+        DriverLink.disconnect();
+      }
+    };
+  }
+}

@@ -1,0 +1,38 @@
+package org.coflowshuffle.spark;
+
+import org.apache.spark.SparkConf;
+import org.apache.spark.TaskContext;
+import org.apache.spark.shuffle.ShuffleHandle;
+import org.apache.spark.shuffle.ShuffleWriteMetricsReporter;
+import org.apache.spark.shuffle.ShuffleWriter;
+import org.apache.spark.shuffle.sort.SortShuffleManager;
+
+/**
+ * The shuffle manager users name in {@code spark.shuffle.manager}. It is Spark's own sort shuffle
+ * (same files, same block resolver, same readers, so every Spark feature that expects sort shuffle
+ * keeps working) plus one thing: each map task reports its exact bytes per reducer to the driver,
+ * which the coordinator needs to place reducers before the reduce stage starts.
+ *
+ * <p>It extends {@link SortShuffleManager} rather than wrapping it because Spark checks for that
+ * class in places (batch fetch, push-based shuffle), and a wrapper would silently turn those off.
+ */
+public class CoflowShuffleManager extends SortShuffleManager {
+
+  /** The constructor Spark calls ({@code ShuffleManager.create}). */
+  public CoflowShuffleManager(SparkConf conf) {
+    super(conf);
+  }
+
+  @Override
+  public <K, V> ShuffleWriter<K, V> getWriter(
+      ShuffleHandle handle, long mapId, TaskContext context, ShuffleWriteMetricsReporter metrics) {
+    ShuffleWriter<K, V> writer = super.getWriter(handle, mapId, context, metrics);
+    return new ReportingShuffleWriter<>(writer, handle.shuffleId(), context.partitionId());
+  }
+
+  @Override
+  public boolean unregisterShuffle(int shuffleId) {
+    CoflowDriverPlugin.forgetShuffle(shuffleId);
+    return super.unregisterShuffle(shuffleId);
+  }
+}

@@ -1,0 +1,66 @@
+package org.coflowshuffle.spark;
+
+import org.apache.spark.SparkConf;
+import org.coflowshuffle.core.policy.SchemeOptions;
+import org.coflowshuffle.core.scheme.Schemes;
+
+/**
+ * Every {@code spark.coflow.*} setting of the plugin, read once from the application's
+ * configuration, with its default. A bad value fails plugin start-up with one line naming the key.
+ *
+ * @param scheme {@code spark.coflow.scheme}: the scheduling scheme (default {@code rpc}; also
+ *     {@code rpc-faithful}, {@code neat}, {@code varys}, {@code fair})
+ * @param executorBandwidth {@code spark.coflow.executorBandwidth}: bytes per second each executor
+ *     can send and receive for shuffles (default {@code 125m}, one gigabit per second)
+ * @param starvationSeconds {@code spark.coflow.starvationThreshold}: the paper's delta, after which
+ *     a waiting shuffle is served whatever its size (default {@code 60s})
+ * @param placement {@code spark.coflow.placement.enabled}: steer reduce tasks to the executors the
+ *     coordinator chose (default true); off, the plugin only reports sizes
+ */
+public record CoflowSparkConf(
+    String scheme, double executorBandwidth, double starvationSeconds, boolean placement) {
+
+  public static final String SCHEME = "spark.coflow.scheme";
+  public static final String EXECUTOR_BANDWIDTH = "spark.coflow.executorBandwidth";
+  public static final String STARVATION_THRESHOLD = "spark.coflow.starvationThreshold";
+  public static final String PLACEMENT = "spark.coflow.placement.enabled";
+
+  /**
+   * Reads the settings.
+   *
+   * @throws IllegalArgumentException naming the key and its value when one is invalid
+   */
+  public static CoflowSparkConf from(SparkConf conf) {
+    String scheme = conf.get(SCHEME, "rpc");
+    try {
+      Schemes.require(scheme);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(SCHEME + ": " + e.getMessage(), e);
+    }
+    double bandwidth =
+        positive(EXECUTOR_BANDWIDTH, () -> conf.getSizeAsBytes(EXECUTOR_BANDWIDTH, "125m"));
+    double delta =
+        positive(
+            STARVATION_THRESHOLD, () -> conf.getTimeAsMs(STARVATION_THRESHOLD, "60s") / 1000.0);
+    boolean placement = conf.getBoolean(PLACEMENT, true);
+    return new CoflowSparkConf(scheme, bandwidth, delta, placement);
+  }
+
+  /** The scheme options these settings give. */
+  public SchemeOptions schemeOptions() {
+    return new SchemeOptions(1L, starvationSeconds, false);
+  }
+
+  private static double positive(String key, java.util.function.DoubleSupplier read) {
+    double v;
+    try {
+      v = read.getAsDouble();
+    } catch (RuntimeException e) {
+      throw new IllegalArgumentException(key + ": " + e.getMessage(), e);
+    }
+    if (!(v > 0)) {
+      throw new IllegalArgumentException(key + " must be > 0, got " + v);
+    }
+    return v;
+  }
+}

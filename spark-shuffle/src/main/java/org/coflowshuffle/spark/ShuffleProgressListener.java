@@ -1,0 +1,77 @@
+package org.coflowshuffle.spark;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.spark.scheduler.SparkListener;
+import org.apache.spark.scheduler.SparkListenerExecutorAdded;
+import org.apache.spark.scheduler.SparkListenerExecutorRemoved;
+import org.apache.spark.scheduler.SparkListenerJobStart;
+import org.apache.spark.scheduler.SparkListenerStageCompleted;
+import org.apache.spark.scheduler.StageInfo;
+import org.coflowshuffle.coordinator.live.ExecutorSlots;
+import org.coflowshuffle.coordinator.live.LiveCoordinator;
+import scala.jdk.javaapi.CollectionConverters;
+
+/**
+ * Feeds the coordinator what Spark's listener bus tells: executors joining and leaving, and when a
+ * stage that reads a shuffle completes (that shuffle's flows are then done and it no longer
+ * competes with later ones).
+ */
+final class ShuffleProgressListener extends SparkListener {
+
+  private final LiveCoordinator coordinator;
+
+  /** Stage id to the shuffles it reads, learned when a job starts (skipped stages included). */
+  private final Map<Integer, List<Integer>> shufflesRead = new ConcurrentHashMap<>();
+
+  ShuffleProgressListener(LiveCoordinator coordinator) {
+    this.coordinator = coordinator;
+  }
+
+  @Override
+  public void onExecutorAdded(SparkListenerExecutorAdded added) {
+    coordinator.executorAdded(
+        new ExecutorSlots(
+            added.executorId(),
+            added.executorInfo().executorHost(),
+            Math.max(1, added.executorInfo().totalCores())));
+  }
+
+  @Override
+  public void onExecutorRemoved(SparkListenerExecutorRemoved removed) {
+    coordinator.executorRemoved(removed.executorId());
+  }
+
+  @Override
+  public void onJobStart(SparkListenerJobStart job) {
+    Map<Integer, Integer> written = new ConcurrentHashMap<>();
+    List<StageInfo> stages = CollectionConverters.asJava(job.stageInfos());
+    for (StageInfo s : stages) {
+      if (s.shuffleDepId().isDefined()) {
+        written.put(s.stageId(), (Integer) s.shuffleDepId().get());
+      }
+    }
+    for (StageInfo s : stages) {
+      List<Integer> read = new ArrayList<>();
+      for (Object parent : CollectionConverters.asJava(s.parentIds())) {
+        Integer shuffle = written.get((Integer) parent);
+        if (shuffle != null) {
+          read.add(shuffle);
+        }
+      }
+      if (!read.isEmpty()) {
+        shufflesRead.put(s.stageId(), read);
+      }
+    }
+  }
+
+  @Override
+  public void onStageCompleted(SparkListenerStageCompleted completed) {
+    List<Integer> read = shufflesRead.remove(completed.stageInfo().stageId());
+    if (read != null) {
+      read.forEach(coordinator::fetchFinished);
+    }
+  }
+}
