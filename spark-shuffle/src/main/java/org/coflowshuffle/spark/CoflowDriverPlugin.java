@@ -23,7 +23,15 @@ public final class CoflowDriverPlugin implements DriverPlugin {
 
   @Override
   public Map<String, String> init(SparkContext sc, PluginContext ctx) {
-    CoflowSparkConf conf = CoflowSparkConf.from(sc.getConf());
+    current = null; // nothing of an earlier application in this JVM is answered for this one
+    placer = null;
+    CoflowSparkConf conf;
+    try {
+      conf = CoflowSparkConf.from(sc.getConf());
+    } catch (IllegalArgumentException e) {
+      LOG.warn("coflow: Spark places reducers itself: bad setting {}", e.getMessage());
+      return Map.of();
+    }
     long start = System.nanoTime();
     LiveCoordinator coordinator =
         new LiveCoordinator(

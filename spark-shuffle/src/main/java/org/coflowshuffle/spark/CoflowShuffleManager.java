@@ -6,6 +6,7 @@ import org.apache.spark.shuffle.ShuffleHandle;
 import org.apache.spark.shuffle.ShuffleWriteMetricsReporter;
 import org.apache.spark.shuffle.ShuffleWriter;
 import org.apache.spark.shuffle.sort.SortShuffleManager;
+import org.slf4j.LoggerFactory;
 
 /**
  * The shuffle manager users name in {@code spark.shuffle.manager}. It is Spark's own sort shuffle
@@ -19,8 +20,20 @@ import org.apache.spark.shuffle.sort.SortShuffleManager;
 public class CoflowShuffleManager extends SortShuffleManager {
 
   /** The constructor Spark calls ({@code ShuffleManager.create}). */
-  public CoflowShuffleManager(SparkConf conf) {
+  public CoflowShuffleManager(SparkConf conf, boolean isDriver) {
     super(conf);
+    if (isDriver && !conf.get("spark.plugins", "").contains(CoflowPlugin.NAME)) {
+      LoggerFactory.getLogger(CoflowShuffleManager.class)
+          .warn(
+              "coflow: spark.plugins lacks {}: no sizes are collected and Spark places reducers"
+                  + " itself",
+              CoflowPlugin.NAME);
+    }
+  }
+
+  /** For callers that do not say where it runs. */
+  public CoflowShuffleManager(SparkConf conf) {
+    this(conf, false);
   }
 
   @Override

@@ -1,36 +1,90 @@
 package org.coflowshuffle.spark;
 
 import java.util.function.BiFunction;
+import java.util.function.Consumer;
 import net.bytebuddy.asm.Advice;
 import net.bytebuddy.implementation.bytecode.assign.Assigner;
 
 /**
- * Code woven into the exit of {@code MapOutputTrackerMaster.getPreferredLocationsForShuffle}: when
- * the coordinator has a placement for that reducer, it replaces Spark's answer.
+ * Code woven into Spark's driver so that the coordinator chooses where reduce tasks run. Three
+ * methods get it:
+ *
+ * <ul>
+ *   <li>{@code DAGScheduler.submitMissingTasks}, on entry: a stage is about to get its tasks, the
+ *       moment its coflow (every shuffle it reads) is complete and is placed;
+ *   <li>{@code MapOutputTrackerMaster.getPreferredLocationsForShuffle}, on exit: the answer for one
+ *       reducer of a shuffle, asked by {@code ShuffledRDD} and SQL's {@code ShuffledRowRDD};
+ *   <li>{@code RDD.getPreferredLocations}, on exit, for RDDs that do not override it: the answer
+ *       for {@code CoGroupedRDD} (RDD joins), which asks nobody.
+ * </ul>
  *
  * <p>The woven code runs in Spark's class loader, which cannot see this plugin's classes (they come
- * from {@code --jars}). So it reaches the placer only through JDK types: a {@link BiFunction} kept
- * in the system properties under {@link #KEY}. Any exception inside is dropped, leaving Spark's own
- * answer.
+ * from {@code --jars}). So it reaches the placer only through JDK types kept in the system
+ * properties. Any exception inside is dropped, leaving Spark's own behaviour.
  */
 public final class PreferredLocationsAdvice {
 
-  /** System property holding the placer, a {@code BiFunction<dependency, reducer, Seq or null>}. */
-  public static final String KEY = "org.coflowshuffle.spark.placer";
+  /** {@code Consumer<Stage>}: a stage is being submitted. */
+  public static final String STAGE_KEY = "org.coflowshuffle.spark.stage";
+
+  /** {@code BiFunction<ShuffleDependency, Integer, Seq or null>}: one reducer's location. */
+  public static final String SHUFFLE_KEY = "org.coflowshuffle.spark.placer";
+
+  /** {@code BiFunction<RDD, Partition, Seq or null>}: a partition's location. */
+  public static final String RDD_KEY = "org.coflowshuffle.spark.rdd";
 
   private PreferredLocationsAdvice() {}
 
-  @SuppressWarnings({"unchecked", "UnusedVariable"})
-  @Advice.OnMethodExit(suppress = Throwable.class)
-  static void exit(
-      @Advice.Argument(0) Object dependency,
-      @Advice.Argument(1) int reducer,
-      @Advice.Return(readOnly = false, typing = Assigner.Typing.DYNAMIC) Object preferred) {
-    Object placer = System.getProperties().get(KEY);
-    if (placer instanceof BiFunction) {
-      Object chosen = ((BiFunction<Object, Object, Object>) placer).apply(dependency, reducer);
-      if (chosen != null) {
-        preferred = chosen;
+  /** Woven into {@code DAGScheduler.submitMissingTasks(Stage, int)}. */
+  public static final class StageSubmitted {
+    private StageSubmitted() {}
+
+    @SuppressWarnings("unchecked")
+    @Advice.OnMethodEnter(suppress = Throwable.class)
+    static void enter(@Advice.Argument(0) Object stage) {
+      Object hook = System.getProperties().get(STAGE_KEY);
+      if (hook instanceof Consumer) {
+        ((Consumer<Object>) hook).accept(stage);
+      }
+    }
+  }
+
+  /** Woven into {@code MapOutputTrackerMaster.getPreferredLocationsForShuffle(dep, reducer)}. */
+  public static final class ShuffleReducer {
+    private ShuffleReducer() {}
+
+    @SuppressWarnings({"unchecked", "UnusedVariable"})
+    @Advice.OnMethodExit(suppress = Throwable.class)
+    static void exit(
+        @Advice.Argument(0) Object dependency,
+        @Advice.Argument(1) int reducer,
+        @Advice.Return(readOnly = false, typing = Assigner.Typing.DYNAMIC) Object preferred) {
+      Object hook = System.getProperties().get(SHUFFLE_KEY);
+      if (hook instanceof BiFunction) {
+        Object chosen = ((BiFunction<Object, Object, Object>) hook).apply(dependency, reducer);
+        if (chosen != null) {
+          preferred = chosen;
+        }
+      }
+    }
+  }
+
+  /** Woven into {@code RDD.getPreferredLocations(Partition)}, Spark's default of no preference. */
+  public static final class RddPartition {
+    private RddPartition() {}
+
+    @SuppressWarnings({"unchecked", "UnusedVariable"})
+    @Advice.OnMethodExit(suppress = Throwable.class)
+    static void exit(
+        @Advice.This Object rdd,
+        @Advice.Argument(0) Object partition,
+        @Advice.Return(readOnly = false, typing = Assigner.Typing.DYNAMIC) Object preferred) {
+      Object hook = System.getProperties().get(RDD_KEY);
+      if (hook instanceof BiFunction) {
+        Object chosen = ((BiFunction<Object, Object, Object>) hook).apply(rdd, partition);
+        if (chosen != null) {
+          preferred = chosen;
+        }
       }
     }
   }

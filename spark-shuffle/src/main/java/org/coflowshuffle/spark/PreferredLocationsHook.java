@@ -4,22 +4,18 @@ import static net.bytebuddy.matcher.ElementMatchers.named;
 import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
 import java.lang.instrument.Instrumentation;
-import java.util.function.BiFunction;
+import java.util.Properties;
 import net.bytebuddy.agent.ByteBuddyAgent;
 import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.asm.Advice;
 
 /**
- * Makes Spark ask the coordinator where reduce tasks run. Spark has no public hook for this: the
- * DAG scheduler takes a reduce task's preferred locations from {@code
- * MapOutputTrackerMaster.getPreferredLocationsForShuffle}, which both {@code ShuffledRDD} and SQL's
- * {@code ShuffledRowRDD} call. This class weaves {@link PreferredLocationsAdvice} into that method
- * of the running driver JVM (a self-attached agent, so no extra JVM flag), once per JVM; each
- * application then sets or clears its placer.
+ * Makes Spark's driver ask the coordinator where reduce tasks run. Spark has no public hook for
+ * this, so {@link PreferredLocationsAdvice} is woven into the running driver JVM (a self-attached
+ * agent, so no extra JVM flag), once per JVM; each application then sets or clears its placer.
  */
 final class PreferredLocationsHook {
 
-  private static final String TRACKER = "org.apache.spark.MapOutputTrackerMaster";
   private static boolean woven;
 
   private PreferredLocationsHook() {}
@@ -30,7 +26,7 @@ final class PreferredLocationsHook {
    * @throws IllegalStateException when the JVM refuses the agent (for example a JRE without the
    *     attach module); Spark's placement then stays
    */
-  static synchronized void install(BiFunction<Object, Object, Object> placer) {
+  static synchronized void install(ReducerPlacer placer) {
     if (!woven) {
       Instrumentation inst;
       try {
@@ -42,20 +38,38 @@ final class PreferredLocationsHook {
           .disableClassFormatChanges()
           .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
           .with(AgentBuilder.RedefinitionStrategy.Listener.ErrorEscalating.FAIL_FAST)
-          .type(named(TRACKER))
+          .type(named("org.apache.spark.scheduler.DAGScheduler"))
           .transform(
               (builder, type, loader, module, domain) ->
                   builder.visit(
-                      Advice.to(PreferredLocationsAdvice.class)
+                      Advice.to(PreferredLocationsAdvice.StageSubmitted.class)
+                          .on(named("submitMissingTasks").and(takesArguments(2)))))
+          .type(named("org.apache.spark.MapOutputTrackerMaster"))
+          .transform(
+              (builder, type, loader, module, domain) ->
+                  builder.visit(
+                      Advice.to(PreferredLocationsAdvice.ShuffleReducer.class)
                           .on(named("getPreferredLocationsForShuffle").and(takesArguments(2)))))
+          .type(named("org.apache.spark.rdd.RDD"))
+          .transform(
+              (builder, type, loader, module, domain) ->
+                  builder.visit(
+                      Advice.to(PreferredLocationsAdvice.RddPartition.class)
+                          .on(named("getPreferredLocations").and(takesArguments(1)))))
           .installOn(inst);
       woven = true;
     }
-    System.getProperties().put(PreferredLocationsAdvice.KEY, placer);
+    Properties p = System.getProperties();
+    p.put(PreferredLocationsAdvice.STAGE_KEY, placer.stageHook());
+    p.put(PreferredLocationsAdvice.SHUFFLE_KEY, placer);
+    p.put(PreferredLocationsAdvice.RDD_KEY, placer.rddHook());
   }
 
   /** Spark's own placement again, for every later call. */
   static synchronized void uninstall() {
-    System.getProperties().remove(PreferredLocationsAdvice.KEY);
+    Properties p = System.getProperties();
+    p.remove(PreferredLocationsAdvice.STAGE_KEY);
+    p.remove(PreferredLocationsAdvice.SHUFFLE_KEY);
+    p.remove(PreferredLocationsAdvice.RDD_KEY);
   }
 }

@@ -1,5 +1,6 @@
 package org.coflowshuffle.spark;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -7,7 +8,15 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiFunction;
+import java.util.function.Consumer;
+import org.apache.spark.Dependency;
+import org.apache.spark.Partition;
 import org.apache.spark.ShuffleDependency;
+import org.apache.spark.rdd.CoGroupedRDD;
+import org.apache.spark.rdd.RDD;
+import org.apache.spark.rdd.SubtractedRDD;
+import org.apache.spark.scheduler.ShuffleMapStage;
+import org.apache.spark.scheduler.Stage;
 import org.coflowshuffle.coordinator.live.ExecutorSlots;
 import org.coflowshuffle.coordinator.live.LiveCoordinator;
 import org.coflowshuffle.coordinator.live.ShufflePlacement;
@@ -16,12 +25,14 @@ import org.slf4j.LoggerFactory;
 import scala.jdk.javaapi.CollectionConverters;
 
 /**
- * Answers the DAG scheduler's question "where should reduce partition r of this shuffle run?" with
- * the coordinator's placement, as one executor location ({@code executor_<host>_<id>}, which Spark
- * treats as process-local, so it holds when several executors share a host).
+ * Answers the DAG scheduler's questions through {@link PreferredLocationsAdvice}: when a stage is
+ * submitted it places the stage's coflow (every shuffle it reads); then, asked where reduce
+ * partition r of a shuffle should run, it gives the chosen executor as {@code
+ * executor_<host>_<id>}, which Spark treats as process-local, so it holds when several executors
+ * share a host.
  *
  * <p>It runs inside Spark's scheduler thread, so it never throws: when the coordinator cannot place
- * the shuffle it returns null, which keeps Spark's answer, and logs why once per shuffle.
+ * a shuffle it answers null, which keeps Spark's answer, and logs why once per shuffle.
  */
 final class ReducerPlacer implements BiFunction<Object, Object, Object> {
 
@@ -31,7 +42,7 @@ final class ReducerPlacer implements BiFunction<Object, Object, Object> {
   private static final int HISTORY = 4096;
 
   private final LiveCoordinator coordinator;
-  private final Set<Integer> logged = ConcurrentHashMap.newKeySet();
+  private final Set<String> logged = ConcurrentHashMap.newKeySet();
   private final Map<Integer, ShufflePlacement> recent =
       new LinkedHashMap<>() {
         @Override
@@ -51,36 +62,96 @@ final class ReducerPlacer implements BiFunction<Object, Object, Object> {
     }
   }
 
+  /** Where reduce partition {@code reducer} of the shuffle runs: a Scala Seq, or null. */
   @Override
   public Object apply(Object dependency, Object reducer) {
-    int shuffleId = -1;
-    try {
-      ShuffleDependency<?, ?, ?> dep = (ShuffleDependency<?, ?, ?>) dependency;
-      shuffleId = dep.shuffleId();
-      int numMaps = dep.rdd().getNumPartitions();
-      int numReducers = dep.partitioner().numPartitions();
-      ShufflePlacement placement = coordinator.place(shuffleId, numMaps, numReducers);
-      if (logged.add(shuffleId)) {
-        synchronized (recent) {
-          recent.put(shuffleId, placement);
-        }
-        LOG.info(
-            "coflow: shuffle {} ({} maps, {} reducers) placed by {} on executors {}",
-            shuffleId,
-            numMaps,
-            numReducers,
-            placement.scheme(),
-            placement.executorOfReducer().stream().map(ExecutorSlots::executorId).toList());
+    ShuffleDependency<?, ?, ?> dep = (ShuffleDependency<?, ?, ?>) dependency;
+    return location(dep, (Integer) reducer);
+  }
+
+  /** For {@code DAGScheduler.submitMissingTasks}: places the stage's shuffles as one coflow. */
+  Consumer<Object> stageHook() {
+    return stage -> stageSubmitted((Stage) stage);
+  }
+
+  /** For {@code RDD.getPreferredLocations}: the location of a cogroup's partition, or null. */
+  BiFunction<Object, Object, Object> rddHook() {
+    return (rdd, partition) -> {
+      if (!(rdd instanceof CoGroupedRDD) && !(rdd instanceof SubtractedRDD)) {
+        return null; // every other RDD keeps Spark's default of no preference
       }
-      ExecutorSlots e = placement.executorOf((Integer) reducer);
+      for (Dependency<?> d : CollectionConverters.asJava(((RDD<?>) rdd).dependencies())) {
+        if (d instanceof ShuffleDependency<?, ?, ?> dep) {
+          return location(dep, ((Partition) partition).index());
+        }
+      }
+      return null;
+    };
+  }
+
+  private void stageSubmitted(Stage stage) {
+    List<ShuffleDependency<?, ?, ?>> deps = new ArrayList<>();
+    for (Stage parent : CollectionConverters.asJava(stage.parents())) {
+      if (parent instanceof ShuffleMapStage map) {
+        deps.add(map.shuffleDep());
+      }
+    }
+    if (deps.isEmpty()) {
+      return;
+    }
+    int reducers = deps.get(0).partitioner().numPartitions();
+    int[] ids = new int[deps.size()];
+    int[] maps = new int[deps.size()];
+    for (int i = 0; i < deps.size(); i++) {
+      ids[i] = deps.get(i).shuffleId();
+      maps[i] = deps.get(i).rdd().getNumPartitions();
+      if (deps.get(i).partitioner().numPartitions() != reducers) {
+        return; // not a co-partitioned read: each shuffle is placed on its own when asked
+      }
+    }
+    try {
+      remember(coordinator.placeTogether(ids, maps, reducers));
+    } catch (LiveCoordinator.PlacementUnavailable | RuntimeException e) {
+      warnOnce(java.util.Arrays.toString(ids), e.getMessage());
+    }
+  }
+
+  private Object location(ShuffleDependency<?, ?, ?> dep, int reducer) {
+    int shuffleId = dep.shuffleId();
+    try {
+      ShufflePlacement placement =
+          coordinator.place(
+              shuffleId, dep.rdd().getNumPartitions(), dep.partitioner().numPartitions());
+      remember(placement);
+      ExecutorSlots e = placement.executorOf(reducer);
       String location = "executor_" + e.host() + "_" + e.executorId();
       return CollectionConverters.asScala(List.of(location)).toList();
     } catch (LiveCoordinator.PlacementUnavailable | RuntimeException e) {
-      if (logged.add(shuffleId)) {
-        LOG.warn(
-            "coflow: shuffle {} keeps Spark's reducer placement: {}", shuffleId, e.getMessage());
-      }
+      warnOnce(String.valueOf(shuffleId), e.getMessage());
       return null;
+    }
+  }
+
+  private void remember(ShufflePlacement placement) {
+    synchronized (recent) {
+      if (recent.get(placement.shuffleIds().get(0)) == placement) {
+        return;
+      }
+      for (int id : placement.shuffleIds()) {
+        recent.put(id, placement);
+      }
+    }
+    LOG.info(
+        "coflow: shuffle {} ({} reducers) placed by {} on executors {}",
+        placement.shuffleIds(),
+        placement.executorOfReducer().size(),
+        placement.scheme(),
+        placement.executorOfReducer().stream().map(ExecutorSlots::executorId).toList());
+  }
+
+  private void warnOnce(String shuffles, String why) {
+    if (logged.add(shuffles)) {
+      LOG.warn("coflow: shuffle {} keeps Spark's reducer placement: {}", shuffles, why);
     }
   }
 }

@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.DoubleSupplier;
+import java.util.stream.Collectors;
 import org.coflowshuffle.core.model.Coflow;
 import org.coflowshuffle.core.model.Flow;
 import org.coflowshuffle.core.model.Host;
@@ -56,8 +57,14 @@ public final class LiveCoordinator {
   private final DoubleSupplier clock;
   private final Map<String, ExecutorSlots> executors = new LinkedHashMap<>();
   private final Map<Integer, Map<Integer, MapOutput>> outputs = new HashMap<>();
+
+  /** Per shuffle, the latest placement of a stage reading it. */
   private final Map<Integer, ShufflePlacement> placements = new HashMap<>();
-  private final Map<Integer, Placed> fetching = new LinkedHashMap<>();
+
+  /** Per set of shuffles read by one stage (sorted ids), its placement. */
+  private final Map<List<Integer>, ShufflePlacement> groups = new HashMap<>();
+
+  private final Map<List<Integer>, Placed> fetching = new LinkedHashMap<>();
 
   /**
    * @param scheme one of {@link Schemes#names()}
@@ -112,8 +119,8 @@ public final class LiveCoordinator {
   }
 
   /**
-   * Where the reducers of a shuffle run: decided at the first call once all {@code numMaps} map
-   * outputs are known, then the same answer until {@link #forget}.
+   * Where the reducers of a shuffle run: the placement of a stage that reads it, if one was made
+   * ({@link #placeTogether}); otherwise decided now for this shuffle alone.
    *
    * @throws PlacementUnavailable with a one-line reason: map output incomplete, no executors, or
    *     the scheme left a reducer without a host
@@ -124,6 +131,70 @@ public final class LiveCoordinator {
     if (done != null) {
       return done;
     }
+    return placeTogether(new int[] {shuffleId}, new int[] {numMaps}, numReducers);
+  }
+
+  /**
+   * Where the reducers of a stage reading the given shuffles run: one coflow of all their flows,
+   * decided at the first call once all their map outputs are known, then the same answer until one
+   * of them is {@linkplain #forget forgotten}.
+   *
+   * @param shuffleIds the shuffles the stage reads, each partitioned into {@code numReducers}
+   * @param numMaps per shuffle, its map tasks
+   * @throws PlacementUnavailable with a one-line reason: map output incomplete, no executors, or
+   *     the scheme left a reducer without a host
+   */
+  public synchronized ShufflePlacement placeTogether(
+      int[] shuffleIds, int[] numMaps, int numReducers) throws PlacementUnavailable {
+    List<Integer> key = Arrays.stream(shuffleIds).sorted().distinct().boxed().toList();
+    ShufflePlacement done = groups.get(key);
+    if (done != null) {
+      return done;
+    }
+    for (int i = 0; i < shuffleIds.length; i++) {
+      checkComplete(shuffleIds[i], numMaps[i], numReducers);
+    }
+    if (executors.isEmpty()) {
+      throw new PlacementUnavailable("shuffle " + name(key) + ": no executors registered");
+    }
+    double now = clock.getAsDouble();
+    HostIndex hosts = new HostIndex(executors.values(), numReducers, bytesPerSecond);
+    List<String> sources = new ArrayList<>();
+    Coflow coflow = coflow(key, shuffleIds, numMaps, numReducers, now, hosts, sources);
+    List<ActiveCoflow> active = new ArrayList<>();
+    for (Placed p : fetching.values()) {
+      ActiveCoflow a = pinned(active.size(), p, hosts, now);
+      if (a != null) {
+        active.add(a);
+      }
+    }
+    active.add(unplaced(active.size(), coflow));
+    int[] hostOf = decide(hosts, active, now);
+    if (hostOf
+        == null) { // the scheme made it wait behind others; Spark runs it now, so place alone
+      hostOf = decide(hosts, List.of(unplaced(0, coflow)), now);
+    }
+    if (hostOf == null) {
+      throw new PlacementUnavailable(
+          "shuffle " + name(key) + ": scheme " + scheme + " left a reducer without a host");
+    }
+    List<ExecutorSlots> chosen = new ArrayList<>(numReducers);
+    List<String> ids = new ArrayList<>(numReducers);
+    for (int h : hostOf) {
+      chosen.add(hosts.executor(h));
+      ids.add(hosts.executor(h).executorId());
+    }
+    ShufflePlacement placement = new ShufflePlacement(key, scheme, chosen);
+    groups.put(key, placement);
+    for (int id : key) {
+      placements.put(id, placement);
+    }
+    fetching.put(key, new Placed(coflow, now, ids, sources));
+    return placement;
+  }
+
+  private void checkComplete(int shuffleId, int numMaps, int numReducers)
+      throws PlacementUnavailable {
     Map<Integer, MapOutput> maps = outputs.getOrDefault(shuffleId, Map.of());
     for (int m = 0; m < numMaps; m++) {
       MapOutput out = maps.get(m);
@@ -143,52 +214,22 @@ public final class LiveCoordinator {
                 + numReducers);
       }
     }
-    if (executors.isEmpty()) {
-      throw new PlacementUnavailable("shuffle " + shuffleId + ": no executors registered");
-    }
-    double now = clock.getAsDouble();
-    HostIndex hosts = new HostIndex(executors.values(), numReducers, bytesPerSecond);
-    List<String> sources = new ArrayList<>();
-    Coflow coflow = coflow(shuffleId, now, numMaps, numReducers, maps, hosts, sources);
-    List<ActiveCoflow> active = new ArrayList<>();
-    for (Placed p : fetching.values()) {
-      ActiveCoflow a = pinned(active.size(), p, hosts, now);
-      if (a != null) {
-        active.add(a);
-      }
-    }
-    ActiveCoflow fresh = unplaced(active.size(), coflow);
-    active.add(fresh);
-    int[] hostOf = decide(hosts, active, now);
-    if (hostOf
-        == null) { // the scheme made it wait behind others; Spark runs it now, so place alone
-      hostOf = decide(hosts, List.of(unplaced(0, coflow)), now);
-    }
-    if (hostOf == null) {
-      throw new PlacementUnavailable(
-          "shuffle " + shuffleId + ": scheme " + scheme + " left a reducer without a host");
-    }
-    List<ExecutorSlots> chosen = new ArrayList<>(numReducers);
-    List<String> ids = new ArrayList<>(numReducers);
-    for (int h : hostOf) {
-      chosen.add(hosts.executor(h));
-      ids.add(hosts.executor(h).executorId());
-    }
-    ShufflePlacement placement = new ShufflePlacement(shuffleId, scheme, chosen);
-    placements.put(shuffleId, placement);
-    fetching.put(shuffleId, new Placed(coflow, now, ids, sources));
-    return placement;
+  }
+
+  private static String name(List<Integer> shuffleIds) {
+    return shuffleIds.stream().map(String::valueOf).collect(Collectors.joining("+"));
   }
 
   /** The shuffle's reducers are done fetching: it no longer competes with later shuffles. */
   public synchronized void fetchFinished(int shuffleId) {
-    fetching.remove(shuffleId);
+    fetching.keySet().removeIf(group -> group.contains(shuffleId));
   }
 
   /** The shuffle is gone (unregistered): drop everything known about it. */
   public synchronized void forget(int shuffleId) {
-    fetching.remove(shuffleId);
-    placements.remove(shuffleId);
+    fetching.keySet().removeIf(group -> group.contains(shuffleId));
+    groups.keySet().removeIf(group -> group.contains(shuffleId));
+    placements.values().removeIf(p -> p.shuffleIds().contains(shuffleId));
     outputs.remove(shuffleId);
   }
 
@@ -214,31 +255,35 @@ public final class LiveCoordinator {
     return hostOf;
   }
 
-  private static Coflow coflow(
-      int shuffleId,
-      double now,
-      int numMaps,
+  private Coflow coflow(
+      List<Integer> key,
+      int[] shuffleIds,
+      int[] numMaps,
       int numReducers,
-      Map<Integer, MapOutput> maps,
+      double now,
       HostIndex hosts,
       List<String> flowSources) {
+    String id = "shuffle-" + name(key);
     List<Reducer> reducers = new ArrayList<>(numReducers);
     for (int r = 0; r < numReducers; r++) {
-      reducers.add(Reducer.free("shuffle-" + shuffleId + "-r" + r));
+      reducers.add(Reducer.free(id + "-r" + r));
     }
     List<Flow> flows = new ArrayList<>();
-    for (int m = 0; m < numMaps; m++) {
-      MapOutput out = maps.get(m);
-      int src = hosts.indexOrSender(out.executorId());
-      long[] bytes = out.bytesPerReducer();
-      for (int r = 0; r < numReducers; r++) {
-        if (bytes[r] > 0) {
-          flows.add(new Flow(src, r, bytes[r]));
-          flowSources.add(out.executorId());
+    for (int i = 0; i < shuffleIds.length; i++) {
+      Map<Integer, MapOutput> maps = outputs.get(shuffleIds[i]);
+      for (int m = 0; m < numMaps[i]; m++) {
+        MapOutput out = maps.get(m);
+        int src = hosts.indexOrSender(out.executorId());
+        long[] bytes = out.bytesPerReducer();
+        for (int r = 0; r < numReducers; r++) {
+          if (bytes[r] > 0) {
+            flows.add(new Flow(src, r, bytes[r]));
+            flowSources.add(out.executorId());
+          }
         }
       }
     }
-    return new Coflow("shuffle-" + shuffleId, now, reducers, flows);
+    return new Coflow(id, now, reducers, flows);
   }
 
   private static ActiveCoflow unplaced(int index, Coflow c) {

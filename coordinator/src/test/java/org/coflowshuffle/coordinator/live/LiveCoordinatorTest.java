@@ -37,6 +37,27 @@ class LiveCoordinatorTest {
   }
 
   @Test
+  void placesAStageReadingTwoShufflesAsOneCoflow() throws Exception {
+    LiveCoordinator c = coordinator("rpc");
+    // Shuffle 1 alone would put reducer 0 on executor 1; shuffle 2 holds far more for it on 2.
+    c.mapOutput(1, 0, "1", new long[] {100_000_000, 1_000});
+    c.mapOutput(2, 0, "2", new long[] {900_000_000, 1_000});
+    c.mapOutput(2, 1, "1", new long[] {1_000, 900_000_000});
+    ShufflePlacement p = c.placeTogether(new int[] {2, 1}, new int[] {2, 1}, 2);
+    assertEquals(java.util.List.of(1, 2), p.shuffleIds());
+    assertEquals("2", p.executorOf(0).executorId());
+    assertEquals("1", p.executorOf(1).executorId());
+    assertSame(p, c.place(1, 1, 2), "each shuffle answers with its stage's placement");
+    assertSame(p, c.place(2, 2, 2));
+    assertEquals(1, c.fetchingShuffles());
+    c.fetchFinished(2);
+    assertEquals(0, c.fetchingShuffles());
+    c.forget(1);
+    ShufflePlacement alone = c.place(2, 2, 2);
+    assertEquals(java.util.List.of(2), alone.shuffleIds(), "forgetting one shuffle drops the pair");
+  }
+
+  @Test
   void spreadsMoreReducersThanCoresOverWaves() throws Exception {
     for (String scheme : new String[] {"rpc", "neat", "varys", "fair", "rpc-faithful"}) {
       LiveCoordinator c = coordinator(scheme);

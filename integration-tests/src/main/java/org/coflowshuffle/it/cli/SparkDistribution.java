@@ -11,7 +11,7 @@ import java.util.List;
  * #VERSION}, otherwise the one inside the PyPI package {@code pyspark==}{@value #VERSION},
  * installed on first use under the project's {@code .cache/spark}.
  */
-final class SparkDistribution {
+public final class SparkDistribution {
 
   static final String VERSION = "4.1.3";
 
@@ -22,7 +22,8 @@ final class SparkDistribution {
    *
    * @throws IOException when pip fails or the installed package holds no Spark
    */
-  static Path home(Path projectRoot, PrintStream err) throws IOException, InterruptedException {
+  public static Path home(Path projectRoot, PrintStream err)
+      throws IOException, InterruptedException {
     String env = System.getenv("SPARK_HOME");
     if (env != null && isSpark(Path.of(env))) {
       return Path.of(env);

@@ -3,16 +3,15 @@ package org.coflowshuffle.it.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import org.coflowshuffle.coordinator.cli.Command;
 import org.coflowshuffle.coordinator.cli.Flags;
@@ -206,8 +205,8 @@ public final class TerasortCommand implements Command {
   }
 
   /** The plugin's JAR and the terasort application's JAR, as built. */
-  record Jars(Path plugin, Path app) {
-    static Jars find(Path root) throws IOException {
+  public record Jars(Path plugin, Path app) {
+    public static Jars find(Path root) throws IOException {
       Path app = jar(root.resolve("integration-tests/target"), "coflow-integration-tests-", "");
       Path plugin = jar(root.resolve("spark-shuffle/target"), "coflow-shuffle-spark-", "-shaded");
       return new Jars(plugin, app);
@@ -240,28 +239,27 @@ public final class TerasortCommand implements Command {
       List<String> appArgs,
       PrintStream err)
       throws IOException, InterruptedException {
-    List<String> cmd = new ArrayList<>();
-    cmd.add(spark.resolve("bin/spark-submit").toString());
-    cmd.addAll(List.of("--master", o.master(), "--driver-memory", "2g"));
-    cmd.addAll(List.of("--class", APP_CLASS));
-    cmd.addAll(List.of("--conf", "spark.ui.enabled=false"));
-    cmd.addAll(List.of("--conf", "spark.serializer=org.apache.spark.serializer.KryoSerializer"));
+    Map<String, String> conf = SparkSubmit.baseConf();
     if (plugin) {
-      cmd.addAll(List.of("--jars", jars.plugin().toString()));
-      cmd.addAll(List.of("--conf", "spark.shuffle.manager=" + SHUFFLE_MANAGER));
-      cmd.addAll(List.of("--conf", "spark.plugins=" + PLUGIN));
-      cmd.addAll(List.of("--conf", SCHEME_KEY + "=" + o.scheme()));
+      conf.put("spark.shuffle.manager", SHUFFLE_MANAGER);
+      conf.put("spark.plugins", PLUGIN);
+      conf.put(SCHEME_KEY, o.scheme());
     }
-    cmd.add(jars.app().toString());
-    cmd.add(mode);
-    cmd.addAll(appArgs);
+    SparkSubmit submit =
+        new SparkSubmit(
+            spark,
+            o.master(),
+            APP_CLASS,
+            jars.app(),
+            plugin ? List.of(jars.plugin()) : List.of(),
+            conf);
     String run = mode.equals("gen") ? "gen" : appArgs.get(appArgs.size() - 1);
-    File log = o.work().resolve("logs/" + run + ".log").toFile();
-    ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
-    pb.redirectOutput(log);
-    pb.environment().put("SPARK_HOME", spark.toString());
-    Process p = pb.start();
-    if (p.waitFor() != 0) {
+    Path log = o.work().resolve("logs/" + run + ".log");
+    if (submit.run(
+            java.util.stream.Stream.concat(java.util.stream.Stream.of(mode), appArgs.stream())
+                .toList(),
+            log)
+        != 0) {
       throw new IOException("spark-submit " + mode + " (" + run + ") failed; see " + log);
     }
   }

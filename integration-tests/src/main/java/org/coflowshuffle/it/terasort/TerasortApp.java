@@ -5,14 +5,13 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.File;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.apache.spark.SparkConf;
 import org.apache.spark.api.java.JavaSparkContext;
+import org.coflowshuffle.it.placement.ReduceTaskLog;
 
 /**
  * The Spark application behind {@code coflow terasort}, run through {@code spark-submit}:
@@ -69,35 +68,19 @@ public final class TerasortApp {
       }
       double allSeconds = (System.nanoTime() - start) / 1e9;
       pool.shutdown();
+      ReduceTaskLog.drain(sc.sc());
 
       ObjectNode result = json.createObjectNode();
       ArrayNode perJob = result.putArray("jobs");
       boolean valid = true;
-      Map<Integer, List<ReduceTaskLog.Task>> tasksByShuffle = new HashMap<>();
-      synchronized (log.tasks) {
-        for (ReduceTaskLog.Task t : log.tasks) {
-          tasksByShuffle.computeIfAbsent(t.shuffleId(), k -> new ArrayList<>()).add(t);
-        }
-      }
       for (int j = 0; j < jobs; j++) {
         ObjectNode job = perJob.addObject();
         job.put("job", j);
-        double shuffle = 0;
-        int tasks = 0;
-        int matched = 0;
-        for (ReduceTaskLog.Stage s : log.stagesOf("terasort-" + j)) {
-          shuffle += (s.completed - s.submitted) / 1000.0;
-          for (ReduceTaskLog.Task t : tasksByShuffle.getOrDefault(s.shuffleId, List.of())) {
-            tasks++;
-            if (plugin && PlacementCheck.ranWherePlaced(t)) {
-              matched++;
-            }
-          }
-        }
-        job.put("shuffleSeconds", shuffle);
+        ReduceTaskLog.Summary sum = log.summary("terasort-" + j, plugin);
+        job.put("shuffleSeconds", sum.stageSeconds());
         job.put("jobSeconds", wall.get(j));
-        job.put("reduceTasks", tasks);
-        job.put("placedTasksMatched", matched);
+        job.put("reduceTasks", sum.tasks());
+        job.put("placedTasksMatched", sum.placed());
         TeraValidate.Result v = TeraValidate.run(sc, out + "/job-" + j, expected);
         job.put("valid", v.ok());
         job.putPOJO("problems", v.problems());

@@ -1,4 +1,4 @@
-package org.coflowshuffle.it.terasort;
+package org.coflowshuffle.it.placement;
 
 import org.coflowshuffle.spark.CoflowDriverPlugin;
 
@@ -6,12 +6,12 @@ import org.coflowshuffle.spark.CoflowDriverPlugin;
  * Compares where a reduce task ran with where the coordinator placed it. A class of its own so that
  * stock runs, which lack the plugin's JAR, never load it.
  */
-final class PlacementCheck {
+public final class PlacementCheck {
 
   private PlacementCheck() {}
 
   /** True when the task ran on the executor the coordinator chose for its reduce partition. */
-  static boolean ranWherePlaced(ReduceTaskLog.Task t) {
+  public static boolean ranWherePlaced(ReduceTaskLog.Task t) {
     return CoflowDriverPlugin.placement(t.shuffleId())
         .map(p -> p.executorOf(t.partition()).executorId().equals(t.executorId()))
         .orElse(false);

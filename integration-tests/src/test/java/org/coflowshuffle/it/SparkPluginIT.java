@@ -1,0 +1,174 @@
+package org.coflowshuffle.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.coflowshuffle.it.cli.SparkDistribution;
+import org.coflowshuffle.it.cli.SparkSubmit;
+import org.coflowshuffle.it.cli.TerasortCommand;
+import org.coflowshuffle.it.differential.DifferentialApp;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * The plugin as users run it: {@code spark-submit} of the stock Spark distribution (the PyPI
+ * package's), {@code local-cluster} with executors in their own JVMs, the shaded JAR through {@code
+ * --jars}. Every run is compared with a stock run of the same application.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class SparkPluginIT {
+
+  private static final String MASTER = "local-cluster[2,1,1024]";
+  private static final String MANAGER = "org.coflowshuffle.spark.CoflowShuffleManager";
+  private static final String PLUGIN = "org.coflowshuffle.spark.CoflowPlugin";
+
+  private final ObjectMapper json = new ObjectMapper();
+  private Path root;
+  private Path spark;
+  private TerasortCommand.Jars jars;
+  private Path work;
+  private JsonNode stock;
+
+  @BeforeAll
+  void findSparkAndRunStock() throws Exception {
+    root = Path.of(System.getProperty("coflow.home", "..")).toAbsolutePath().normalize();
+    spark = SparkDistribution.home(root, System.err);
+    jars = TerasortCommand.Jars.find(root);
+    work = Files.createDirectories(root.resolve("integration-tests/target/it-work"));
+    stock = differential("stock", Map.of(), false);
+  }
+
+  /** Runs {@link DifferentialApp}; returns its JSON. */
+  private JsonNode differential(String name, Map<String, String> extra, boolean pluginJar)
+      throws Exception {
+    Map<String, String> conf = new java.util.LinkedHashMap<>();
+    conf.put("spark.ui.enabled", "false");
+    conf.putAll(extra);
+    Path result = work.resolve("differential-" + name + ".json");
+    Files.deleteIfExists(result);
+    Path log = work.resolve("differential-" + name + ".log");
+    int status =
+        new SparkSubmit(
+                spark,
+                MASTER,
+                DifferentialApp.class.getName(),
+                jars.app(),
+                pluginJar ? List.of(jars.plugin()) : List.of(),
+                conf)
+            .run(List.of(result.toString()), log);
+    assertEquals(0, status, "spark-submit " + name + " failed; see " + log);
+    return json.readTree(result.toFile());
+  }
+
+  private static Map<String, String> plugin(Map<String, String> more) {
+    Map<String, String> conf = new java.util.LinkedHashMap<>();
+    conf.put("spark.shuffle.manager", MANAGER);
+    conf.put("spark.plugins", PLUGIN);
+    conf.putAll(more);
+    return conf;
+  }
+
+  private void assertSameResults(JsonNode run, String name) {
+    JsonNode expected = stock.get("results");
+    assertEquals(10, expected.size(), "every query ran in the stock run");
+    expected
+        .fieldNames()
+        .forEachRemaining(
+            q ->
+                assertEquals(
+                    expected.get(q).asText(),
+                    run.get("results").path(q).asText(),
+                    name + ": " + q + " differs from stock Spark"));
+  }
+
+  @Test
+  void pluginGivesStockResultsAndPlacesRddAndSqlReducers() throws Exception {
+    JsonNode run = differential("plugin", plugin(Map.of()), true);
+    assertSameResults(run, "plugin");
+    int tasks = 0;
+    int placed = 0;
+    for (String q :
+        List.of(
+            "rdd reduceByKey",
+            "rdd groupByKey",
+            "rdd sortByKey",
+            "rdd join",
+            "sql join (AQE off)",
+            "sql aggregate (AQE off)",
+            "sql order by (AQE off)")) {
+      JsonNode p = run.get("placement").get(q);
+      assertTrue(p.get("reduceTasks").asInt() > 0, q + " ran reduce tasks");
+      tasks += p.get("reduceTasks").asInt();
+      placed += p.get("placed").asInt();
+    }
+    assertTrue(placed >= 0.95 * tasks, "placement match " + placed + "/" + tasks);
+  }
+
+  @Test
+  void shuffleManagerWithoutThePluginFallsBackAndSaysWhyOnce() throws Exception {
+    JsonNode run = differential("manager-only", Map.of("spark.shuffle.manager", MANAGER), true);
+    assertSameResults(run, "manager only");
+    String log = Files.readString(work.resolve("differential-manager-only.log"));
+    long lines =
+        log.lines()
+            .filter(
+                l -> l.contains("coflow: spark.plugins lacks org.coflowshuffle.spark.CoflowPlugin"))
+            .count();
+    assertEquals(1, lines, "exactly one line in the driver's log says why");
+  }
+
+  @Test
+  void aBadSettingFallsBackToSparksPlacementWithOneLine() throws Exception {
+    JsonNode run =
+        differential("bad-scheme", plugin(Map.of("spark.coflow.scheme", "fastest")), true);
+    assertSameResults(run, "bad scheme");
+    String log = Files.readString(work.resolve("differential-bad-scheme.log"));
+    long lines =
+        log.lines()
+            .filter(l -> l.contains("coflow: Spark places reducers itself: bad setting"))
+            .count();
+    assertEquals(1, lines, "exactly one line says why");
+  }
+
+  @Test
+  void terasortWithThreeConcurrentJobsIsValidAndPlacedAsChosen() throws Exception {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    System.setProperty("coflow.home", root.toString());
+    int status =
+        new TerasortCommand()
+            .run(
+                new String[] {
+                  "--size",
+                  "30m",
+                  "--jobs",
+                  "3",
+                  "--executors",
+                  "3",
+                  "--work",
+                  work.resolve("terasort").toString(),
+                  "--json"
+                },
+                new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8),
+                System.in);
+    String text = out.toString(StandardCharsets.UTF_8);
+    assertEquals(0, status, text + err.toString(StandardCharsets.UTF_8));
+    List<String> lines = text.lines().toList();
+    JsonNode summary = json.readTree(lines.get(lines.size() - 1));
+    assertTrue(summary.get("valid").asBoolean(), text);
+    assertTrue(summary.get("stock").get("valid").asBoolean());
+    assertTrue(summary.get("plugin").get("valid").asBoolean());
+    assertTrue(summary.get("placementMatch").asDouble() >= 0.95, text);
+  }
+}

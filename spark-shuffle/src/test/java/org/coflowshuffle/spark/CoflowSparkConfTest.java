@@ -1,0 +1,59 @@
+package org.coflowshuffle.spark;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.apache.spark.SparkConf;
+import org.junit.jupiter.api.Test;
+
+class CoflowSparkConfTest {
+
+  @Test
+  void defaultsAreRpcAtOneGigabitWithASixtySecondThreshold() {
+    CoflowSparkConf c = CoflowSparkConf.from(new SparkConf(false));
+    assertEquals("rpc", c.scheme());
+    assertEquals(125L * 1024 * 1024, c.executorBandwidth(), "Spark's sizes are binary: 125m");
+    assertEquals(60.0, c.starvationSeconds());
+    assertTrue(c.placement());
+  }
+
+  @Test
+  void readsEveryKey() {
+    SparkConf s =
+        new SparkConf(false)
+            .set(CoflowSparkConf.SCHEME, "neat")
+            .set(CoflowSparkConf.EXECUTOR_BANDWIDTH, "1g")
+            .set(CoflowSparkConf.STARVATION_THRESHOLD, "2min")
+            .set(CoflowSparkConf.PLACEMENT, "false");
+    CoflowSparkConf c = CoflowSparkConf.from(s);
+    assertEquals("neat", c.scheme());
+    assertEquals(1024.0 * 1024 * 1024, c.executorBandwidth());
+    assertEquals(120.0, c.starvationSeconds());
+    assertEquals(false, c.placement());
+  }
+
+  @Test
+  void badValuesNameTheirKey() {
+    var e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> CoflowSparkConf.from(new SparkConf(false).set(CoflowSparkConf.SCHEME, "nope")));
+    assertTrue(e.getMessage().startsWith("spark.coflow.scheme: unknown scheme"), e.getMessage());
+    e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                CoflowSparkConf.from(
+                    new SparkConf(false).set(CoflowSparkConf.EXECUTOR_BANDWIDTH, "0")));
+    assertTrue(
+        e.getMessage().startsWith("spark.coflow.executorBandwidth must be > 0"), e.getMessage());
+    e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                CoflowSparkConf.from(
+                    new SparkConf(false).set(CoflowSparkConf.STARVATION_THRESHOLD, "soon")));
+    assertTrue(e.getMessage().startsWith("spark.coflow.starvationThreshold: "), e.getMessage());
+  }
+}
