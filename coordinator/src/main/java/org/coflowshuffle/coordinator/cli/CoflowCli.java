@@ -5,13 +5,15 @@ import java.io.PrintStream;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.ServiceLoader;
 
 /**
  * Entry point of {@code bin/coflow}: dispatches {@code coflow NAME ARGS...} to the {@link Command}
- * registered under NAME. Only {@link #main} calls {@link System#exit}; everything else returns exit
- * statuses so that tests run commands in-process.
+ * registered under NAME, or {@code coflow NAME KIND ARGS...} to one registered under "NAME KIND"
+ * (so that modules each add a kind of {@code bench}). Only {@link #main} calls {@link System#exit};
+ * everything else returns exit statuses so that tests run commands in-process.
  */
 public final class CoflowCli {
 
@@ -53,7 +55,22 @@ public final class CoflowCli {
     if (name.equals("help") || name.equals("--help") || name.equals("-h")) {
       return help(rest, out, err, in);
     }
+    if (rest.length > 0 && commands.containsKey(name + " " + rest[0])) {
+      return commands
+          .get(name + " " + rest[0])
+          .run(Arrays.copyOfRange(rest, 1, rest.length), out, err, in);
+    }
     Command command = commands.get(name);
+    List<String> kinds = kindsOf(name);
+    if (command == null && !kinds.isEmpty()) {
+      err.println(
+          "coflow "
+              + name
+              + ": expected one of "
+              + String.join(", ", kinds)
+              + (rest.length > 0 ? ", got \"" + rest[0] + "\"" : ""));
+      return Command.USAGE;
+    }
     if (command == null) {
       err.println(
           "coflow: unknown command \""
@@ -66,10 +83,19 @@ public final class CoflowCli {
     return command.run(rest, out, err, in);
   }
 
+  /** The KINDs registered as "NAME KIND". */
+  private List<String> kindsOf(String name) {
+    return commands.keySet().stream()
+        .filter(k -> k.startsWith(name + " "))
+        .map(k -> k.substring(name.length() + 1))
+        .toList();
+  }
+
   /** {@code coflow help} lists the commands; {@code coflow help NAME} is {@code NAME --help}. */
   private int help(String[] args, PrintStream out, PrintStream err, InputStream in) {
     if (args.length > 0) {
-      Command command = commands.get(args[0]);
+      String key = args.length > 1 ? args[0] + " " + args[1] : args[0];
+      Command command = commands.getOrDefault(key, commands.get(args[0]));
       if (command == null) {
         err.println("coflow help: unknown command \"" + args[0] + "\"");
         return Command.USAGE;
@@ -79,9 +105,11 @@ public final class CoflowCli {
     out.println("usage: coflow COMMAND [ARGS...]");
     out.println();
     out.println("commands:");
-    out.printf("  %-8s %s%n", "help", "list the commands; 'coflow help COMMAND' shows its usage");
+    int width = commands.keySet().stream().mapToInt(String::length).max().orElse(8);
+    String line = "  %-" + width + "s %s%n";
+    out.printf(line, "help", "list the commands; 'coflow help COMMAND' shows its usage");
     for (Map.Entry<String, Command> e : commands.entrySet()) {
-      out.printf("  %-8s %s%n", e.getKey(), e.getValue().summary());
+      out.printf(line, e.getKey(), e.getValue().summary());
     }
     return 0;
   }

@@ -5,13 +5,17 @@ import java.util.Map;
 import org.coflowshuffle.coordinator.cli.Command;
 import org.coflowshuffle.coordinator.cli.CommandProvider;
 
-/** The commands of {@code bin/coflow} that run real Spark: {@code terasort}. */
+/**
+ * The commands of {@code bin/coflow} that run real Spark parts: {@code terasort}, {@code bench
+ * fetch}.
+ */
 public final class IntegrationCommands implements CommandProvider {
 
   @Override
   public Map<String, Command> commands() {
     Map<String, Command> commands = new LinkedHashMap<>();
     commands.put("terasort", new TerasortCommand());
+    commands.put("bench fetch", new org.coflowshuffle.it.bench.FetchBenchCommand());
     return commands;
   }
 }

@@ -23,21 +23,17 @@ public final class BenchCommand implements Command {
 
   @Override
   public String summary() {
-    return "time scheduling decisions: bench decision [--hosts ...] [--coflows ...]";
+    return "time scheduling decisions on a grid of hosts and waiting coflows";
   }
 
   @Override
   public int run(String[] args, PrintStream out, PrintStream err, InputStream in) {
-    if (args.length == 0 || !args[0].equals("decision")) {
-      err.println("coflow bench: expected \"decision\"; " + USAGE_LINE);
-      return USAGE;
-    }
     Flags flags;
     RpcSynthetic workload;
     try {
       flags =
           new Flags(
-              Arrays.copyOfRange(args, 1, args.length),
+              args,
               Set.of(
                   "--scheme",
                   "--hosts",
@@ -54,7 +50,7 @@ public final class BenchCommand implements Command {
       flags.positiveDouble("--lambda", 20);
       workload = new RpcSynthetic(TraceOption.read(flags));
     } catch (IllegalArgumentException e) {
-      err.println("coflow bench: " + e.getMessage() + "; " + USAGE_LINE);
+      err.println("coflow bench decision: " + e.getMessage() + "; " + USAGE_LINE);
       return USAGE;
     }
     String scheme = flags.string("--scheme", "rpc");

@@ -12,7 +12,7 @@ public final class SimulatorCommands implements CommandProvider {
   public Map<String, Command> commands() {
     Map<String, Command> commands = new LinkedHashMap<>();
     commands.put("simulate", new SimulateCommand());
-    commands.put("bench", new BenchCommand());
+    commands.put("bench decision", new BenchCommand());
     return commands;
   }
 }

@@ -1,0 +1,82 @@
+package org.coflowshuffle.ratelimit;
+
+/**
+ * When the next chunk of one flow may go, so that the flow moves at its current rate: after {@code
+ * B} bytes since the rate was set at time {@code t0}, the next chunk waits until {@code t0 + B /
+ * rate}. The average rate is then exact over any stretch at one rate, with no burst beyond one
+ * chunk, and a new rate takes effect at the next chunk.
+ *
+ * <p>Pure and clock-free (times are passed in, in nanoseconds), so it is tested without sleeping.
+ * Not thread-safe: one flow is paced by one event loop.
+ */
+public final class Pacer {
+
+  /** Rate meaning "no limit". */
+  public static final double UNLIMITED = Double.POSITIVE_INFINITY;
+
+  /** Chunks carry about this much time at the current rate. */
+  static final long CHUNK_NANOS = 5_000_000L;
+
+  static final int MIN_CHUNK = 4 * 1024;
+  static final int MAX_CHUNK = 256 * 1024;
+  static final int UNLIMITED_CHUNK = 1024 * 1024;
+
+  private double rate;
+  private long epochNanos;
+  private long sentSinceEpoch;
+
+  /**
+   * @param bytesPerSecond the starting rate: positive, {@link #UNLIMITED}, or 0 for paused
+   * @param nowNanos the current time
+   */
+  public Pacer(double bytesPerSecond, long nowNanos) {
+    setRate(bytesPerSecond, nowNanos);
+  }
+
+  /**
+   * Sets a new rate from now on; bytes sent before no longer count.
+   *
+   * @throws IllegalArgumentException for a negative or NaN rate
+   */
+  public void setRate(double bytesPerSecond, long nowNanos) {
+    if (!(bytesPerSecond >= 0)) {
+      throw new IllegalArgumentException("rate must be >= 0 bytes/s: " + bytesPerSecond);
+    }
+    rate = bytesPerSecond;
+    epochNanos = nowNanos;
+    sentSinceEpoch = 0;
+  }
+
+  public double rate() {
+    return rate;
+  }
+
+  /**
+   * Nanoseconds to wait before the next chunk may be sent: 0 when it may go now, {@link
+   * Long#MAX_VALUE} while paused.
+   */
+  public long delayNanos(long nowNanos) {
+    if (rate == UNLIMITED) {
+      return 0;
+    }
+    if (rate == 0) {
+      return Long.MAX_VALUE;
+    }
+    long due = epochNanos + (long) (sentSinceEpoch / rate * 1e9);
+    return Math.max(0, due - nowNanos);
+  }
+
+  /** Size of the next chunk: about {@link #CHUNK_NANOS} of data at the current rate. */
+  public int chunkBytes() {
+    if (rate == UNLIMITED) {
+      return UNLIMITED_CHUNK;
+    }
+    double bytes = rate * CHUNK_NANOS / 1e9;
+    return (int) Math.max(MIN_CHUNK, Math.min(MAX_CHUNK, bytes));
+  }
+
+  /** Records that {@code bytes} were handed to the network. */
+  public void sent(long bytes) {
+    sentSinceEpoch += bytes;
+  }
+}
