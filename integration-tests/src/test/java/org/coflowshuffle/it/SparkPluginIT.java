@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -91,10 +92,30 @@ class SparkPluginIT {
                     name + ": " + q + " differs from stock Spark"));
   }
 
+  /** Bytes the executors of an application fetched through the paced transport (their logs). */
+  private long pacedBytes(JsonNode run) throws IOException {
+    Path app = spark.resolve("work").resolve(run.get("applicationId").asText());
+    long sum = 0;
+    try (var logs = Files.walk(app)) {
+      for (Path log : logs.filter(p -> p.getFileName().toString().equals("stderr")).toList()) {
+        for (String line : Files.readAllLines(log)) {
+          int at = line.indexOf("coflow: ");
+          if (at >= 0 && line.endsWith(" bytes of shuffle blocks fetched paced")) {
+            sum += Long.parseLong(line.substring(at + 8, line.indexOf(' ', at + 8)));
+          }
+        }
+      }
+    }
+    return sum;
+  }
+
   @Test
   void pluginGivesStockResultsAndPlacesRddAndSqlReducers() throws Exception {
-    JsonNode run = differential("plugin", plugin(Map.of()), true);
+    // As on a real cluster, where executors sit on different hosts: fetches cross the network.
+    JsonNode run =
+        differential("plugin", plugin(Map.of("spark.shuffle.readHostLocalDisk", "false")), true);
     assertSameResults(run, "plugin");
+    assertTrue(pacedBytes(run) > 1_000_000, "remote shuffle blocks went through the paced fetch");
     int tasks = 0;
     int placed = 0;
     for (String q :

@@ -34,18 +34,38 @@ public final class PacedFetchClient implements AutoCloseable {
   private record Pending(CompletableFuture<Long> done, Consumer<ByteBuf> sink) {}
 
   private final EventLoopGroup group;
+  private final boolean ownsGroup;
   private final Channel channel;
   private final Map<Long, Pending> pending = new ConcurrentHashMap<>();
   private final AtomicLong ids = new AtomicLong();
 
-  private PacedFetchClient(EventLoopGroup group, Channel channel) {
+  private PacedFetchClient(EventLoopGroup group, boolean ownsGroup, Channel channel) {
     this.group = group;
+    this.ownsGroup = ownsGroup;
     this.channel = channel;
   }
 
-  /** Connects to a server. */
+  /**
+   * A network thread group for clients that share one (see {@link #connect(String, int,
+   * EventLoopGroup)}).
+   */
+  public static EventLoopGroup newGroup(int threads) {
+    return new MultiThreadIoEventLoopGroup(threads, NioIoHandler.newFactory());
+  }
+
+  /** Connects to a server, with a network thread of its own. */
   public static PacedFetchClient connect(String host, int port) throws IOException {
-    EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+    return connect(host, port, newGroup(1), true);
+  }
+
+  /** Connects to a server on a shared network thread group, which {@link #close} leaves running. */
+  public static PacedFetchClient connect(String host, int port, EventLoopGroup group)
+      throws IOException {
+    return connect(host, port, group, false);
+  }
+
+  private static PacedFetchClient connect(
+      String host, int port, EventLoopGroup group, boolean ownsGroup) throws IOException {
     PacedFetchClient[] self = new PacedFetchClient[1];
     Bootstrap b =
         new Bootstrap()
@@ -62,22 +82,26 @@ public final class PacedFetchClient implements AutoCloseable {
                             new ChannelInboundHandlerAdapter() {
                               @Override
                               public void channelRead(ChannelHandlerContext ctx, Object msg) {
-                                self[0].onFrame((ByteBuf) msg);
+                                self[0].onFrame((ByteBuf) msg); // set before any FETCH is sent
                               }
 
                               @Override
                               public void channelInactive(ChannelHandlerContext ctx) {
-                                self[0].failAll(new IOException("connection closed"));
+                                if (self[0] != null) {
+                                  self[0].failAll(new IOException("connection closed"));
+                                }
                               }
                             });
                   }
                 });
     try {
       Channel ch = b.connect(host, port).sync().channel();
-      self[0] = new PacedFetchClient(group, ch);
+      self[0] = new PacedFetchClient(group, ownsGroup, ch);
       return self[0];
     } catch (Exception e) {
-      group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+      if (ownsGroup) {
+        group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+      }
       throw new IOException("cannot connect to " + host + ":" + port + ": " + e.getMessage(), e);
     }
   }
@@ -135,6 +159,8 @@ public final class PacedFetchClient implements AutoCloseable {
   @Override
   public void close() {
     channel.close().syncUninterruptibly();
-    group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+    if (ownsGroup) {
+      group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+    }
   }
 }

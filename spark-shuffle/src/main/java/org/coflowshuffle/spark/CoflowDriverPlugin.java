@@ -2,6 +2,7 @@ package org.coflowshuffle.spark;
 
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.spark.SparkContext;
 import org.apache.spark.api.plugin.DriverPlugin;
 import org.apache.spark.api.plugin.PluginContext;
@@ -20,6 +21,7 @@ public final class CoflowDriverPlugin implements DriverPlugin {
   private static final Logger LOG = LoggerFactory.getLogger(CoflowDriverPlugin.class);
   private static volatile LiveCoordinator current;
   private static volatile ReducerPlacer placer;
+  private final Map<String, Messages.PacedEndpoint> endpoints = new ConcurrentHashMap<>();
 
   @Override
   public Map<String, String> init(SparkContext sc, PluginContext ctx) {
@@ -56,12 +58,31 @@ public final class CoflowDriverPlugin implements DriverPlugin {
 
   @Override
   public Object receive(Object message) {
-    if (message instanceof MapOutputReport r) {
-      LiveCoordinator c = current;
+    LiveCoordinator c = current;
+    if (message instanceof Messages.MapOutput r) {
       if (c != null) {
         c.mapOutput(r.shuffleId(), r.mapIndex(), r.executorId(), r.bytesPerReducer());
       }
       return Boolean.TRUE;
+    }
+    if (message instanceof Messages.RateQuery q) {
+      return c == null
+          ? Double.POSITIVE_INFINITY
+          : c.rate(q.shuffleId(), q.reducer(), q.sourceExecutor());
+    }
+    if (message instanceof Messages.Delivered d) {
+      if (c != null) {
+        c.delivered(d.shuffleId(), d.reducer(), d.sourceExecutor(), d.bytes());
+      }
+      return Boolean.TRUE;
+    }
+    if (message instanceof Messages.PacedEndpoint e) {
+      endpoints.put(e.executorId(), e);
+      return Boolean.TRUE;
+    }
+    if (message instanceof Messages.WhereIsPaced w) {
+      Messages.PacedEndpoint e = endpoints.get(w.executorId());
+      return e == null ? "" : e.host() + ":" + e.port();
     }
     throw new IllegalArgumentException("coflow: unknown message " + message);
   }

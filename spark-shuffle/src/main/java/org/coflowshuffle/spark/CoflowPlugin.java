@@ -23,13 +23,21 @@ public final class CoflowPlugin implements SparkPlugin {
   @Override
   public ExecutorPlugin executorPlugin() {
     return new ExecutorPlugin() {
+      private PacedFetchInstaller paced;
+
       @Override
       public void init(PluginContext ctx, Map<String, String> extraConf) {
         DriverLink.connect(ctx);
+        if (ctx.conf().getBoolean(CoflowSparkConf.PACED_FETCH, true)) {
+          paced = PacedFetchInstaller.install(ctx);
+        }
       }
 
       @Override
       public void shutdown() {
+        if (paced != null) {
+          paced.close();
+        }
         DriverLink.disconnect();
       }
     };

@@ -26,6 +26,12 @@ public record CoflowSparkConf(
   public static final String PLACEMENT = "spark.coflow.placement.enabled";
 
   /**
+   * {@code spark.coflow.fetch.paced}: fetch remote shuffle blocks through the paced transport, at
+   * the coordinator's rates (default true); read by each executor at start-up.
+   */
+  public static final String PACED_FETCH = "spark.coflow.fetch.paced";
+
+  /**
    * Reads the settings.
    *
    * @throws IllegalArgumentException naming the key and its value when one is invalid

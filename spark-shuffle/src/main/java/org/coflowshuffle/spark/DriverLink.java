@@ -1,5 +1,7 @@
 package org.coflowshuffle.spark;
 
+import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.spark.api.plugin.PluginContext;
@@ -10,14 +12,16 @@ import org.slf4j.LoggerFactory;
  * The executor's line to the driver plugin. It is static because Spark creates the shuffle manager
  * and the executor plugin separately and gives neither a handle on the other.
  *
- * <p>A report that cannot be delivered never fails the task: the shuffle then keeps Spark's own
- * placement, and the log says so once per shuffle.
+ * <p>Nothing here ever fails a task: a report that cannot be delivered leaves that shuffle to
+ * Spark's placement, a rate that cannot be learned is no limit, and the log says so once.
  */
 final class DriverLink {
 
   private static final Logger LOG = LoggerFactory.getLogger(DriverLink.class);
   private static volatile PluginContext context;
-  private static final Set<Integer> warned = ConcurrentHashMap.newKeySet();
+  private static final Set<String> warned = ConcurrentHashMap.newKeySet();
+  private static final Map<String, Optional<Messages.PacedEndpoint>> endpoints =
+      new ConcurrentHashMap<>();
 
   private DriverLink() {}
 
@@ -27,26 +31,105 @@ final class DriverLink {
 
   static void disconnect() {
     context = null;
+    endpoints.clear();
   }
 
-  /** Sends the report and waits for the driver to take it. */
-  static void report(MapOutputReport report) {
+  /** Sends a map task's sizes and waits for the driver to take them. */
+  static void report(Messages.MapOutput report) {
     PluginContext ctx = context;
     if (ctx == null) {
       warnOnce(
-          report.shuffleId(), "no driver link (spark.plugins lacks " + CoflowPlugin.NAME + ")");
+          "shuffle " + report.shuffleId(),
+          "coflow: shuffle "
+              + report.shuffleId()
+              + " keeps Spark's reducer placement: no driver link (spark.plugins lacks "
+              + CoflowPlugin.NAME
+              + ")");
       return;
     }
     try {
       ctx.ask(report);
     } catch (Exception e) {
-      warnOnce(report.shuffleId(), "size report failed: " + e);
+      warnOnce(
+          "shuffle " + report.shuffleId(),
+          "coflow: shuffle "
+              + report.shuffleId()
+              + " keeps Spark's reducer placement: size report failed: "
+              + e);
     }
   }
 
-  private static void warnOnce(int shuffleId, String why) {
-    if (warned.add(shuffleId)) {
-      LOG.warn("coflow: shuffle {} keeps Spark's reducer placement: {}", shuffleId, why);
+  /** Tells the driver where this executor's paced block server listens. */
+  static boolean register(Messages.PacedEndpoint endpoint) {
+    PluginContext ctx = context;
+    try {
+      return ctx != null && Boolean.TRUE.equals(ctx.ask(endpoint));
+    } catch (Exception e) {
+      warnOnce("register", "coflow: paced block server not registered: " + e);
+      return false;
+    }
+  }
+
+  /** The paced block server of an executor, if it has one (asked once per executor). */
+  static Optional<Messages.PacedEndpoint> endpoint(String executorId) {
+    PluginContext ctx = context;
+    if (ctx == null) {
+      return Optional.empty();
+    }
+    return endpoints.computeIfAbsent(
+        executorId,
+        id -> {
+          try {
+            Object reply = ctx.ask(new Messages.WhereIsPaced(id));
+            if (reply instanceof String s && s.lastIndexOf(':') > 0) {
+              int colon = s.lastIndexOf(':');
+              return Optional.of(
+                  new Messages.PacedEndpoint(
+                      id, s.substring(0, colon), Integer.parseInt(s.substring(colon + 1))));
+            }
+            return Optional.empty();
+          } catch (Exception e) {
+            warnOnce("where " + id, "coflow: no paced fetch from executor " + id + ": " + e);
+            return Optional.empty();
+          }
+        });
+  }
+
+  /** The rate for what a reducer fetches of a shuffle from one executor; no limit on failure. */
+  static double rate(int shuffleId, int reducer, String sourceExecutor) {
+    PluginContext ctx = context;
+    if (ctx == null) {
+      return Double.POSITIVE_INFINITY;
+    }
+    try {
+      Object reply = ctx.ask(new Messages.RateQuery(shuffleId, reducer, sourceExecutor));
+      return reply instanceof Double d && d >= 0 ? d : Double.POSITIVE_INFINITY;
+    } catch (Exception e) {
+      warnOnce(
+          "rate " + shuffleId,
+          "coflow: shuffle "
+              + shuffleId
+              + " is fetched without a rate limit: rate query failed: "
+              + e);
+      return Double.POSITIVE_INFINITY;
+    }
+  }
+
+  /** Progress for the coordinator; lost reports only make its estimates coarser. */
+  static void delivered(Messages.Delivered d) {
+    PluginContext ctx = context;
+    if (ctx != null) {
+      try {
+        ctx.send(d);
+      } catch (Exception e) {
+        warnOnce("delivered", "coflow: progress reports not delivered: " + e);
+      }
+    }
+  }
+
+  static void warnOnce(String key, String line) {
+    if (warned.add(key)) {
+      LOG.warn(line);
     }
   }
 }

@@ -34,7 +34,7 @@ final class ReportingShuffleWriter<K, V> extends ShuffleWriter<K, V> {
     Option<MapStatus> status = delegate.stop(success);
     if (success && status.isDefined()) {
       DriverLink.report(
-          new MapOutputReport(
+          new Messages.MapOutput(
               shuffleId,
               mapIndex,
               status.get().location().executorId(),

@@ -9,15 +9,16 @@ import org.apache.spark.scheduler.SparkListenerExecutorAdded;
 import org.apache.spark.scheduler.SparkListenerExecutorRemoved;
 import org.apache.spark.scheduler.SparkListenerJobStart;
 import org.apache.spark.scheduler.SparkListenerStageCompleted;
+import org.apache.spark.scheduler.SparkListenerTaskEnd;
 import org.apache.spark.scheduler.StageInfo;
 import org.coflowshuffle.coordinator.live.ExecutorSlots;
 import org.coflowshuffle.coordinator.live.LiveCoordinator;
 import scala.jdk.javaapi.CollectionConverters;
 
 /**
- * Feeds the coordinator what Spark's listener bus tells: executors joining and leaving, and when a
- * stage that reads a shuffle completes (that shuffle's flows are then done and it no longer
- * competes with later ones).
+ * Feeds the coordinator what Spark's listener bus tells: executors joining and leaving, reduce
+ * tasks ending (their reducer stops competing for bandwidth), and stages that read a shuffle
+ * completing (that shuffle's flows are then done and it no longer competes with later ones).
  */
 final class ShuffleProgressListener extends SparkListener {
 
@@ -64,6 +65,15 @@ final class ShuffleProgressListener extends SparkListener {
       if (!read.isEmpty()) {
         shufflesRead.put(s.stageId(), read);
       }
+    }
+  }
+
+  @Override
+  public void onTaskEnd(SparkListenerTaskEnd end) {
+    List<Integer> read = shufflesRead.get(end.stageId());
+    if (read != null) {
+      int reducer = end.taskInfo().partitionId();
+      read.forEach(s -> coordinator.reducerDone(s, reducer));
     }
   }
 

@@ -15,6 +15,7 @@ import org.coflowshuffle.core.model.Reducer;
 import org.coflowshuffle.core.policy.ActiveCoflow;
 import org.coflowshuffle.core.policy.ClusterView;
 import org.coflowshuffle.core.policy.CoflowAssignment;
+import org.coflowshuffle.core.policy.Decision;
 import org.coflowshuffle.core.policy.SchemeOptions;
 import org.coflowshuffle.core.scheme.Schemes;
 
@@ -44,13 +45,6 @@ public final class LiveCoordinator {
   /** One map task's output: the executor holding it and its bytes per reducer. */
   private record MapOutput(String executorId, long[] bytesPerReducer) {}
 
-  /**
-   * A placed shuffle whose reducers still fetch, by executor id (host indices change between
-   * decisions).
-   */
-  private record Placed(
-      Coflow coflow, double arrival, List<String> reducerExecutors, List<String> flowSources) {}
-
   private final String scheme;
   private final SchemeOptions options;
   private final double bytesPerSecond;
@@ -64,7 +58,12 @@ public final class LiveCoordinator {
   /** Per set of shuffles read by one stage (sorted ids), its placement. */
   private final Map<List<Integer>, ShufflePlacement> groups = new HashMap<>();
 
-  private final Map<List<Integer>, Placed> fetching = new LinkedHashMap<>();
+  private final Map<List<Integer>, FetchingCoflow> fetching = new LinkedHashMap<>();
+
+  /** Rates must be decided again before they are read: something changed, or a wake-up is due. */
+  private boolean ratesStale = true;
+
+  private double ratesWakeUp = Double.POSITIVE_INFINITY;
 
   /**
    * @param scheme one of {@link Schemes#names()}
@@ -160,10 +159,11 @@ public final class LiveCoordinator {
     double now = clock.getAsDouble();
     HostIndex hosts = new HostIndex(executors.values(), numReducers, bytesPerSecond);
     List<String> sources = new ArrayList<>();
-    Coflow coflow = coflow(key, shuffleIds, numMaps, numReducers, now, hosts, sources);
+    List<Integer> flowShuffle = new ArrayList<>();
+    Coflow coflow = coflow(key, shuffleIds, numMaps, numReducers, now, hosts, sources, flowShuffle);
     List<ActiveCoflow> active = new ArrayList<>();
-    for (Placed p : fetching.values()) {
-      ActiveCoflow a = pinned(active.size(), p, hosts, now);
+    for (FetchingCoflow p : fetching.values()) {
+      ActiveCoflow a = p.pinned(active.size(), hosts, now, false);
       if (a != null) {
         active.add(a);
       }
@@ -189,7 +189,9 @@ public final class LiveCoordinator {
     for (int id : key) {
       placements.put(id, placement);
     }
-    fetching.put(key, new Placed(coflow, now, ids, sources));
+    int[] shuffleOfFlow = flowShuffle.stream().mapToInt(Integer::intValue).toArray();
+    fetching.put(key, new FetchingCoflow(coflow, now, ids, sources, shuffleOfFlow));
+    ratesStale = true;
     return placement;
   }
 
@@ -222,12 +224,90 @@ public final class LiveCoordinator {
 
   /** The shuffle's reducers are done fetching: it no longer competes with later shuffles. */
   public synchronized void fetchFinished(int shuffleId) {
-    fetching.keySet().removeIf(group -> group.contains(shuffleId));
+    ratesStale |= fetching.keySet().removeIf(group -> group.contains(shuffleId));
+  }
+
+  /** A reduce task of a stage reading the shuffle ended: its reducer no longer competes. */
+  public synchronized void reducerDone(int shuffleId, int reducer) {
+    FetchingCoflow c = fetchingWith(shuffleId);
+    if (c != null) {
+      ratesStale |= c.running(reducer, false);
+    }
+  }
+
+  /**
+   * A reducer received {@code bytes} of a shuffle from one executor (progress, so that the scheme
+   * sees what is left). Unknown shuffles are ignored.
+   */
+  public synchronized void delivered(int shuffleId, int reducer, String source, long bytes) {
+    FetchingCoflow c = fetchingWith(shuffleId);
+    if (c != null && bytes > 0) {
+      c.delivered(shuffleId, reducer, source, bytes);
+      ratesStale = true;
+    }
+  }
+
+  /**
+   * Bytes per second at which a reducer should fetch what a shuffle holds for it on one executor,
+   * from the scheme's current decision over the reducers fetching now (asking marks this one as
+   * fetching, until {@link #reducerDone}): 0 while its coflow waits behind shorter ones, {@link
+   * Double#POSITIVE_INFINITY} when the shuffle is not being scheduled (unknown, finished, or its
+   * flows were not modelled).
+   */
+  public synchronized double rate(int shuffleId, int reducer, String source) {
+    FetchingCoflow c = fetchingWith(shuffleId);
+    if (c == null) {
+      return Double.POSITIVE_INFINITY;
+    }
+    ratesStale |= c.running(reducer, true);
+    double now = clock.getAsDouble();
+    if (ratesStale || now >= ratesWakeUp) {
+      decideRates(now);
+    }
+    double r = c.rateOf(shuffleId, reducer, source);
+    return Double.isNaN(r) ? Double.POSITIVE_INFINITY : r;
+  }
+
+  private FetchingCoflow fetchingWith(int shuffleId) {
+    for (Map.Entry<List<Integer>, FetchingCoflow> e : fetching.entrySet()) {
+      if (e.getKey().contains(shuffleId)) {
+        return e.getValue();
+      }
+    }
+    return null;
+  }
+
+  /** One decision of the scheme over every stage still fetching; its rates until the next. */
+  private void decideRates(double now) {
+    HostIndex hosts = new HostIndex(executors.values(), 0, bytesPerSecond);
+    List<ActiveCoflow> active = new ArrayList<>();
+    List<FetchingCoflow> of = new ArrayList<>();
+    for (FetchingCoflow c : fetching.values()) {
+      c.rates(null);
+      ActiveCoflow a = c.anyRunning() ? c.pinned(active.size(), hosts, now, true) : null;
+      if (a != null) {
+        active.add(a);
+        of.add(c);
+      }
+    }
+    ratesStale = false;
+    ratesWakeUp = Double.POSITIVE_INFINITY;
+    if (active.isEmpty()) {
+      return;
+    }
+    List<Host> list = hosts.hosts();
+    Decision d =
+        Schemes.create(scheme, options)
+            .decide(new ClusterView(now, list, active, new int[list.size()]));
+    for (int i = 0; i < of.size(); i++) {
+      of.get(i).rates(d.assignments().get(i).rates());
+    }
+    ratesWakeUp = d.wakeUpAt();
   }
 
   /** The shuffle is gone (unregistered): drop everything known about it. */
   public synchronized void forget(int shuffleId) {
-    fetching.keySet().removeIf(group -> group.contains(shuffleId));
+    ratesStale |= fetching.keySet().removeIf(group -> group.contains(shuffleId));
     groups.keySet().removeIf(group -> group.contains(shuffleId));
     placements.values().removeIf(p -> p.shuffleIds().contains(shuffleId));
     outputs.remove(shuffleId);
@@ -262,7 +342,8 @@ public final class LiveCoordinator {
       int numReducers,
       double now,
       HostIndex hosts,
-      List<String> flowSources) {
+      List<String> flowSources,
+      List<Integer> flowShuffle) {
     String id = "shuffle-" + name(key);
     List<Reducer> reducers = new ArrayList<>(numReducers);
     for (int r = 0; r < numReducers; r++) {
@@ -279,6 +360,7 @@ public final class LiveCoordinator {
           if (bytes[r] > 0) {
             flows.add(new Flow(src, r, bytes[r]));
             flowSources.add(out.executorId());
+            flowShuffle.add(shuffleIds[i]);
           }
         }
       }
@@ -291,27 +373,6 @@ public final class LiveCoordinator {
     int[] hostOf = new int[n];
     Arrays.fill(hostOf, -1);
     return active(index, c, hostOf, new boolean[n], 0);
-  }
-
-  /** A shuffle still fetching, its reducers pinned; null when one of its executors is gone. */
-  private static ActiveCoflow pinned(int index, Placed p, HostIndex hosts, double now) {
-    int n = p.reducerExecutors().size();
-    int[] hostOf = new int[n];
-    for (int r = 0; r < n; r++) {
-      hostOf[r] = hosts.indexOf(p.reducerExecutors().get(r));
-      if (hostOf[r] < 0) {
-        return null;
-      }
-    }
-    List<Flow> flows = new ArrayList<>(p.coflow().flows().size());
-    for (int k = 0; k < p.flowSources().size(); k++) {
-      Flow f = p.coflow().flows().get(k);
-      flows.add(new Flow(hosts.indexOrSender(p.flowSources().get(k)), f.reducer(), f.bytes()));
-    }
-    boolean[] pinned = new boolean[n];
-    Arrays.fill(pinned, true);
-    Coflow c = new Coflow(p.coflow().id(), p.arrival(), p.coflow().reducers(), flows);
-    return active(index, c, hostOf, pinned, now - p.arrival());
   }
 
   private static ActiveCoflow active(

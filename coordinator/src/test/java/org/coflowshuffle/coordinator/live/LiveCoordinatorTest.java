@@ -58,6 +58,28 @@ class LiveCoordinatorTest {
   }
 
   @Test
+  void ratesServeTheShorterStageFirstAndMoveOnWhenItFinishes() throws Exception {
+    LiveCoordinator c = coordinator("rpc");
+    // One core each: of two reducers one is local to executor 1, the other fetches from it.
+    c.mapOutput(1, 0, "1", new long[] {500_000_000, 500_000_000});
+    ShufflePlacement big = c.place(1, 1, 2);
+    int bigRemote = big.executorOf(0).executorId().equals("2") ? 0 : 1;
+    c.mapOutput(2, 0, "1", new long[] {10_000_000, 10_000_000});
+    ShufflePlacement small = c.place(2, 1, 2);
+    int smallRemote = small.executorOf(0).executorId().equals("2") ? 0 : 1;
+    assertEquals(100 * MB, c.rate(1, bigRemote, "1"), 1e-3, "alone, the big stage gets the link");
+    assertEquals(100 * MB, c.rate(2, smallRemote, "1"), 1e-3, "the shorter coflow gets the link");
+    assertEquals(0, c.rate(1, bigRemote, "1"), 1e-3, "the longer one waits (not work-conserving)");
+    c.delivered(2, smallRemote, "1", 4_000_000);
+    assertEquals(100 * MB, c.rate(2, smallRemote, "1"), 1e-3);
+    c.reducerDone(2, smallRemote);
+    assertEquals(100 * MB, c.rate(1, bigRemote, "1"), 1e-3, "then the longer one goes");
+    c.fetchFinished(2);
+    assertEquals(Double.POSITIVE_INFINITY, c.rate(2, smallRemote, "1"), "finished: no limit");
+    assertEquals(Double.POSITIVE_INFINITY, c.rate(9, 0, "1"), "unknown: no limit");
+  }
+
+  @Test
   void spreadsMoreReducersThanCoresOverWaves() throws Exception {
     for (String scheme : new String[] {"rpc", "neat", "varys", "fair", "rpc-faithful"}) {
       LiveCoordinator c = coordinator(scheme);

@@ -26,11 +26,16 @@ public record SparkSubmit(
     List<Path> jars,
     Map<String, String> conf) {
 
-  /** Settings every run gets: no web UI, Kryo (as production jobs use). */
+  /**
+   * Settings every run gets: no web UI, Kryo (as production jobs use), and shuffle blocks of other
+   * executors fetched over the network even when they share this machine, as on a real cluster
+   * (else Spark reads them straight from disk and no fetch crosses a link).
+   */
   static Map<String, String> baseConf() {
     Map<String, String> conf = new LinkedHashMap<>();
     conf.put("spark.ui.enabled", "false");
     conf.put("spark.serializer", "org.apache.spark.serializer.KryoSerializer");
+    conf.put("spark.shuffle.readHostLocalDisk", "false");
     return conf;
   }
 

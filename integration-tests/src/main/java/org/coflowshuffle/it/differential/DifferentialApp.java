@@ -36,6 +36,7 @@ public final class DifferentialApp {
     SparkSession spark = SparkSession.builder().getOrCreate();
     JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
     ObjectNode out = new ObjectMapper().createObjectNode();
+    out.put("applicationId", sc.sc().applicationId());
     ObjectNode results = out.putObject("results");
     ReduceTaskLog log = new ReduceTaskLog();
     sc.sc().addSparkListener(log);

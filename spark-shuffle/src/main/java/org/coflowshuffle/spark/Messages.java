@@ -1,0 +1,41 @@
+package org.coflowshuffle.spark;
+
+import java.io.Serializable;
+
+/**
+ * What executors tell and ask the driver plugin, through Spark's plugin RPC (Java-serialized, on
+ * Spark's authenticated, optionally encrypted RPC channel).
+ *
+ * <p>Replies are JDK types only ({@code Boolean}, {@code Double}, {@code String}): an executor
+ * deserializes a reply on Spark's RPC thread with Spark's class loader, which cannot see classes
+ * that came with {@code --jars}, and a reply it cannot read makes it drop the driver and exit.
+ */
+final class Messages {
+
+  private Messages() {}
+
+  /**
+   * What one map task wrote. Reply: {@code true}.
+   *
+   * @param bytesPerReducer exact bytes written for each reduce partition
+   */
+  record MapOutput(int shuffleId, int mapIndex, String executorId, long[] bytesPerReducer)
+      implements Serializable {}
+
+  /** An executor's paced block server listens at {@code host:port}. Reply: {@code true}. */
+  record PacedEndpoint(String executorId, String host, int port) implements Serializable {}
+
+  /** Where is the paced block server of an executor? Reply: {@code "host:port"}, or "" for none. */
+  record WhereIsPaced(String executorId) implements Serializable {}
+
+  /**
+   * How fast may a reducer fetch what a shuffle holds for it on one executor? Reply: a {@code
+   * Double}, bytes per second ({@code Infinity} for no limit). Asking marks the reducer as
+   * fetching.
+   */
+  record RateQuery(int shuffleId, int reducer, String sourceExecutor) implements Serializable {}
+
+  /** A reducer received {@code bytes} from an executor. Sent, no reply. */
+  record Delivered(int shuffleId, int reducer, String sourceExecutor, long bytes)
+      implements Serializable {}
+}

@@ -1,0 +1,308 @@
+package org.coflowshuffle.spark;
+
+import com.codahale.metrics.MetricSet;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.EventLoopGroup;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.spark.network.buffer.ManagedBuffer;
+import org.apache.spark.network.buffer.NettyManagedBuffer;
+import org.apache.spark.network.shuffle.BlockFetchingListener;
+import org.apache.spark.network.shuffle.BlockPushingListener;
+import org.apache.spark.network.shuffle.BlockStoreClient;
+import org.apache.spark.network.shuffle.DownloadFileManager;
+import org.apache.spark.network.shuffle.MergeFinalizerListener;
+import org.apache.spark.network.shuffle.MergedBlocksMetaListener;
+import org.apache.spark.network.shuffle.checksum.Cause;
+import org.coflowshuffle.ratelimit.PacedFetchClient;
+
+/**
+ * The executor's block client with remote shuffle fetches moved onto the paced transport: each
+ * fetch of a reduce task from one executor is a flow, paced at the rate the coordinator gives it
+ * and re-asked every {@value #REFRESH_MS} ms while it runs, so rates change mid-fetch. Everything
+ * else, and every fetch it cannot pace (non-shuffle blocks, fetches Spark streams to disk, senders
+ * without a paced server), goes to Spark's own client unchanged.
+ *
+ * <p>If the paced transport fails, the blocks not yet delivered are fetched by Spark's client, so
+ * the task loses nothing; the log says so once per sending executor.
+ */
+final class PacedShuffleClient extends BlockStoreClient {
+
+  static final long REFRESH_MS = 200;
+
+  private final BlockStoreClient spark;
+  private final EventLoopGroup network = PacedFetchClient.newGroup(2);
+  private final ScheduledExecutorService refresher =
+      Executors.newSingleThreadScheduledExecutor(
+          r -> {
+            Thread t = new Thread(r, "coflow-rate-refresher");
+            t.setDaemon(true);
+            return t;
+          });
+  private final Set<Flow> active = ConcurrentHashMap.newKeySet();
+  private final AtomicLong flowIds = new AtomicLong();
+
+  /** Bytes fetched through the paced transport, for logs and tests. */
+  static final AtomicLong pacedBytes = new AtomicLong();
+
+  /** One fetch call in progress: its connection, its reducers and its current rate. */
+  private final class Flow {
+    final String id;
+    final PacedFetchClient client;
+    final int shuffleId;
+    final Set<Integer> reducers;
+    final String source;
+    volatile double rate;
+
+    Flow(String id, PacedFetchClient client, int shuffleId, Set<Integer> reducers, String source) {
+      this.id = id;
+      this.client = client;
+      this.shuffleId = shuffleId;
+      this.reducers = reducers;
+      this.source = source;
+      this.rate = currentRate();
+    }
+
+    double currentRate() {
+      double sum = 0;
+      for (int r : reducers) {
+        sum += DriverLink.rate(shuffleId, r, source);
+      }
+      return sum;
+    }
+
+    void refresh() {
+      double now = currentRate();
+      if (Math.abs(now - rate) > 0.01 * Math.max(now, rate)
+          || (now == 0) != (rate == 0)
+          || Double.isInfinite(now) != Double.isInfinite(rate)) {
+        rate = now;
+        client.setRate(id, now);
+      }
+    }
+  }
+
+  PacedShuffleClient(BlockStoreClient spark) {
+    this.spark = spark;
+    refresher.scheduleWithFixedDelay(
+        () -> active.forEach(Flow::refresh), REFRESH_MS, REFRESH_MS, TimeUnit.MILLISECONDS);
+  }
+
+  @Override
+  public void fetchBlocks(
+      String host,
+      int port,
+      String execId,
+      String[] blockIds,
+      BlockFetchingListener listener,
+      DownloadFileManager downloadFileManager) {
+    int shuffleId = -1;
+    Set<Integer> reducers = new TreeSet<>();
+    for (String b : blockIds) {
+      int[] parsed = parse(b);
+      if (parsed == null || (shuffleId >= 0 && parsed[0] != shuffleId)) {
+        shuffleId = -2;
+        break;
+      }
+      shuffleId = parsed[0];
+      for (int r = parsed[1]; r < parsed[2]; r++) {
+        reducers.add(r);
+      }
+    }
+    var endpoint =
+        shuffleId < 0 || downloadFileManager != null
+            ? null
+            : DriverLink.endpoint(execId).orElse(null);
+    if (endpoint == null) {
+      spark.fetchBlocks(host, port, execId, blockIds, listener, downloadFileManager);
+      return;
+    }
+    PacedFetchClient client;
+    try {
+      client = PacedFetchClient.connect(endpoint.host(), endpoint.port(), network);
+    } catch (IOException e) {
+      fallBack(execId, e, host, port, blockIds, listener);
+      return;
+    }
+    String flowId = shuffleId + "/" + reducers + "/" + execId + "/" + flowIds.incrementAndGet();
+    Flow flow = new Flow(flowId, client, shuffleId, reducers, execId);
+    active.add(flow);
+    Set<String> left = ConcurrentHashMap.newKeySet();
+    left.addAll(List.of(blockIds));
+    AtomicBoolean failed = new AtomicBoolean();
+    AtomicLong bytes = new AtomicLong();
+    List<CompletableFuture<?>> all = new ArrayList<>();
+    for (String blockId : blockIds) {
+      ByteBuf buf = Unpooled.buffer();
+      all.add(
+          client
+              .fetch(flowId, blockId, flow.rate, chunk -> buf.writeBytes(chunk))
+              .whenComplete(
+                  (size, error) -> {
+                    if (error == null && !failed.get() && left.remove(blockId)) {
+                      bytes.addAndGet(size);
+                      ManagedBuffer managed = new NettyManagedBuffer(buf);
+                      try {
+                        listener.onBlockFetchSuccess(blockId, managed);
+                      } finally {
+                        buf.release();
+                      }
+                    } else {
+                      buf.release();
+                      if (error != null && failed.compareAndSet(false, true)) {
+                        String[] rest = left.toArray(new String[0]);
+                        left.clear();
+                        fallBack(execId, error, host, port, rest, listener);
+                      }
+                    }
+                  }));
+    }
+    int finalShuffle = shuffleId;
+    CompletableFuture.allOf(all.toArray(new CompletableFuture<?>[0]))
+        .whenComplete(
+            (v, e) -> {
+              active.remove(flow);
+              client.close();
+              pacedBytes.addAndGet(bytes.get());
+              long perReducer = bytes.get() / Math.max(1, reducers.size());
+              for (int r : reducers) {
+                DriverLink.delivered(new Messages.Delivered(finalShuffle, r, execId, perReducer));
+              }
+            });
+  }
+
+  private void fallBack(
+      String execId,
+      Throwable why,
+      String host,
+      int port,
+      String[] blockIds,
+      BlockFetchingListener listener) {
+    DriverLink.warnOnce(
+        "fallback " + execId,
+        "coflow: paced fetch from executor "
+            + execId
+            + " failed ("
+            + why.getMessage()
+            + "); Spark's transport fetches its blocks");
+    if (blockIds.length > 0) {
+      spark.fetchBlocks(host, port, execId, blockIds, listener, null);
+    }
+  }
+
+  /** {shuffleId, first reducer, end reducer} of a shuffle block id, or null for other blocks. */
+  static int[] parse(String blockId) {
+    if (!blockId.startsWith("shuffle_")) {
+      return null;
+    }
+    String[] p = blockId.split("_");
+    try {
+      if (p.length == 4) {
+        int r = Integer.parseInt(p[3]);
+        return new int[] {Integer.parseInt(p[1]), r, r + 1};
+      }
+      if (p.length == 5) {
+        return new int[] {Integer.parseInt(p[1]), Integer.parseInt(p[3]), Integer.parseInt(p[4])};
+      }
+    } catch (NumberFormatException e) {
+      return null;
+    }
+    return null;
+  }
+
+  // Everything else is Spark's.
+
+  @Override
+  public Cause diagnoseCorruption(
+      String host,
+      int port,
+      String execId,
+      int shuffleId,
+      long mapId,
+      int reduceId,
+      long checksum,
+      String algorithm) {
+    return spark.diagnoseCorruption(
+        host, port, execId, shuffleId, mapId, reduceId, checksum, algorithm);
+  }
+
+  @Override
+  public MetricSet shuffleMetrics() {
+    return spark.shuffleMetrics();
+  }
+
+  @Override
+  public void setAppAttemptId(String appAttemptId) {
+    spark.setAppAttemptId(appAttemptId);
+  }
+
+  @Override
+  public String getAppAttemptId() {
+    return spark.getAppAttemptId();
+  }
+
+  @Override
+  public void getHostLocalDirs(
+      String host,
+      int port,
+      String[] execIds,
+      CompletableFuture<Map<String, String[]>> hostLocalDirsCompletable) {
+    spark.getHostLocalDirs(host, port, execIds, hostLocalDirsCompletable);
+  }
+
+  @Override
+  public void pushBlocks(
+      String host,
+      int port,
+      String[] blockIds,
+      ManagedBuffer[] buffers,
+      BlockPushingListener listener) {
+    spark.pushBlocks(host, port, blockIds, buffers, listener);
+  }
+
+  @Override
+  public void finalizeShuffleMerge(
+      String host, int port, int shuffleId, int shuffleMergeId, MergeFinalizerListener listener) {
+    spark.finalizeShuffleMerge(host, port, shuffleId, shuffleMergeId, listener);
+  }
+
+  @Override
+  public void getMergedBlockMeta(
+      String host,
+      int port,
+      int shuffleId,
+      int shuffleMergeId,
+      int reduceId,
+      MergedBlocksMetaListener listener) {
+    spark.getMergedBlockMeta(host, port, shuffleId, shuffleMergeId, reduceId, listener);
+  }
+
+  @Override
+  public boolean removeShuffleMerge(String host, int port, int shuffleId, int shuffleMergeId) {
+    return spark.removeShuffleMerge(host, port, shuffleId, shuffleMergeId);
+  }
+
+  /** Stops this client's threads; Spark's own client is closed by Spark. */
+  void stop() {
+    refresher.shutdownNow();
+    network.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+  }
+
+  @Override
+  public void close() throws IOException {
+    stop();
+    spark.close();
+  }
+}

@@ -1,0 +1,168 @@
+package org.coflowshuffle.spark;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.when;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import org.apache.spark.api.plugin.PluginContext;
+import org.apache.spark.network.buffer.ManagedBuffer;
+import org.apache.spark.network.buffer.NioManagedBuffer;
+import org.apache.spark.network.shuffle.BlockFetchingListener;
+import org.apache.spark.network.shuffle.BlockStoreClient;
+import org.apache.spark.network.shuffle.DownloadFileManager;
+import org.coflowshuffle.ratelimit.BlockSource;
+import org.coflowshuffle.ratelimit.PacedBlockServer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The paced client against a real paced server on loopback; the driver (a plugin context) and
+ * Spark's own client are the seams.
+ */
+class PacedShuffleClientTest {
+
+  @TempDir Path dir;
+  private PacedBlockServer server;
+  private final List<String> sparkFetched = new CopyOnWriteArrayList<>();
+  private PacedShuffleClient client;
+  private byte[] content;
+
+  /** Spark's client, answering every block with its own name. */
+  private final BlockStoreClient spark =
+      new BlockStoreClient() {
+        @Override
+        public void fetchBlocks(
+            String host,
+            int port,
+            String execId,
+            String[] blockIds,
+            BlockFetchingListener listener,
+            DownloadFileManager downloadFileManager) {
+          for (String b : blockIds) {
+            sparkFetched.add(b);
+            byte[] bytes = ("spark:" + b).getBytes(StandardCharsets.UTF_8);
+            listener.onBlockFetchSuccess(b, new NioManagedBuffer(ByteBuffer.wrap(bytes)));
+          }
+        }
+
+        @Override
+        public void close() {}
+      };
+
+  @BeforeEach
+  void start() throws Exception {
+    content = "the bytes of map 0 for reducer 0".getBytes(StandardCharsets.UTF_8);
+    File file = Files.write(dir.resolve("data"), content).toFile();
+    BlockSource source =
+        id -> {
+          if (id.equals("shuffle_0_0_0")) {
+            return new BlockSource.Segment(file, 0, content.length);
+          }
+          throw new IOException("gone");
+        };
+    server = new PacedBlockServer(source, 1);
+    int port = server.start("127.0.0.1", 0);
+    PluginContext driver = mock(PluginContext.class);
+    when(driver.ask(any()))
+        .thenAnswer(
+            call -> {
+              Object m = call.getArgument(0);
+              if (m instanceof Messages.WhereIsPaced) {
+                return "127.0.0.1:" + port;
+              }
+              if (m instanceof Messages.RateQuery) {
+                return 1e9;
+              }
+              return Boolean.TRUE;
+            });
+    DriverLink.connect(driver);
+    client = new PacedShuffleClient(spark);
+  }
+
+  @AfterEach
+  void stop() {
+    client.stop();
+    server.close();
+    DriverLink.disconnect();
+  }
+
+  /** Collects what a fetch delivers, block by block. */
+  private static final class Collected implements BlockFetchingListener {
+    final Map<String, byte[]> blocks = new ConcurrentHashMap<>();
+
+    @Override
+    public void onBlockFetchSuccess(String blockId, ManagedBuffer data) {
+      try {
+        ByteBuffer b = data.nioByteBuffer();
+        byte[] bytes = new byte[b.remaining()];
+        b.get(bytes);
+        blocks.put(blockId, bytes);
+      } catch (IOException e) {
+        throw new IllegalStateException(e);
+      }
+    }
+
+    @Override
+    public void onBlockFetchFailure(String blockId, Throwable exception) {
+      blocks.put(blockId, ("failed: " + exception.getMessage()).getBytes(StandardCharsets.UTF_8));
+    }
+
+    void await(int n) throws InterruptedException {
+      long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+      while (blocks.size() < n && System.nanoTime() < end) {
+        Thread.sleep(10);
+      }
+    }
+  }
+
+  @Test
+  void pacedBlocksArriveAndWhatFailsIsFetchedBySpark() throws Exception {
+    Collected got = new Collected();
+    client.fetchBlocks(
+        "h", 1, "exec-1", new String[] {"shuffle_0_0_0", "shuffle_0_1_0"}, got, null);
+    got.await(2);
+    assertArrayEquals(content, got.blocks.get("shuffle_0_0_0"), "through the paced transport");
+    assertEquals(
+        "spark:shuffle_0_1_0",
+        new String(got.blocks.get("shuffle_0_1_0"), StandardCharsets.UTF_8),
+        "a block the paced sender cannot serve is fetched by Spark's client");
+    assertEquals(List.of("shuffle_0_1_0"), sparkFetched);
+  }
+
+  @Test
+  void fetchesItCannotPaceGoToSparkUnchanged() throws Exception {
+    Collected got = new Collected();
+    client.fetchBlocks("h", 1, "exec-1", new String[] {"rdd_3_1"}, got, null);
+    DownloadFileManager toDisk = mock(DownloadFileManager.class);
+    client.fetchBlocks("h", 1, "exec-1", new String[] {"shuffle_0_0_0"}, got, toDisk);
+    got.await(2);
+    assertEquals(List.of("rdd_3_1", "shuffle_0_0_0"), sparkFetched);
+  }
+
+  @Test
+  void parsesShuffleBlockIds() {
+    assertArrayEquals(new int[] {3, 5, 6}, PacedShuffleClient.parse("shuffle_3_17_5"));
+    assertArrayEquals(new int[] {3, 5, 8}, PacedShuffleClient.parse("shuffle_3_17_5_8"));
+    assertNull(PacedShuffleClient.parse("shuffleChunk_3_0_5_1"));
+    assertNull(PacedShuffleClient.parse("shuffle_x_1_2"));
+    assertNull(PacedShuffleClient.parse("rdd_1_2"));
+    assertTrue(PacedShuffleClient.REFRESH_MS > 0);
+  }
+}
