@@ -16,6 +16,7 @@ public final class IntegrationCommands implements CommandProvider {
     Map<String, Command> commands = new LinkedHashMap<>();
     commands.put("terasort", new TerasortCommand());
     commands.put("bench fetch", new org.coflowshuffle.it.bench.FetchBenchCommand());
+    commands.putAll(org.coflowshuffle.it.testbed.TestbedCommands.all());
     return commands;
   }
 }

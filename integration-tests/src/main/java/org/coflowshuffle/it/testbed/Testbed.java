@@ -1,0 +1,267 @@
+package org.coflowshuffle.it.testbed;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * Several hosts on one machine: each host is a network namespace with its own address, joined by a
+ * veth pair to one bridge (the switch), with {@code tc} token buckets shaping what leaves the host
+ * (on its side of the pair) and what enters it (on the bridge's side). Needs root and iproute2.
+ *
+ * <p>Everything it creates carries its prefix, so {@link #down} finds and removes it all, even
+ * after a crash that lost the state file. Names resolve inside every host's namespace through
+ * {@code /etc/netns/NAMESPACE/hosts}, which {@code ip netns exec} mounts over {@code /etc/hosts}.
+ */
+public final class Testbed {
+
+  private final String prefix;
+  private final String subnet;
+
+  /**
+   * @param prefix of every name it creates (at most 8 characters: Linux names are short)
+   * @param subnet the first three octets of its /24, e.g. {@code 10.77.0}
+   */
+  public Testbed(String prefix, String subnet) {
+    if (!prefix.matches("[a-z][a-z0-9]{0,7}")) {
+      throw new IllegalArgumentException("testbed prefix must be 1-8 lower-case letters or digits");
+    }
+    this.prefix = prefix;
+    this.subnet = subnet;
+  }
+
+  String bridge() {
+    return prefix + "-br";
+  }
+
+  /** The root namespace's address on the bridge: where tools outside the hosts reach them from. */
+  public String gateway() {
+    return subnet + ".1";
+  }
+
+  /** The hosts {@link #up} makes for these rates (Mbit/s per host, both ways). */
+  public List<HostLink> hosts(int[] rates) {
+    List<HostLink> hosts = new ArrayList<>();
+    for (int i = 1; i <= rates.length; i++) {
+      hosts.add(
+          new HostLink(
+              "h" + i, prefix + "-h" + i, subnet + "." + (10 + i), rates[i - 1], rates[i - 1]));
+    }
+    return hosts;
+  }
+
+  /** True when this testbed's bridge exists. */
+  public boolean isUp() throws IOException, InterruptedException {
+    return exec(List.of("ip", "link", "show", "dev", bridge()), false).status == 0;
+  }
+
+  /**
+   * Creates the hosts and shapes their links.
+   *
+   * @throws IllegalStateException when this testbed is already up
+   * @throws IOException naming the command that failed; what was made is removed again
+   */
+  public void up(List<HostLink> hosts) throws IOException, InterruptedException {
+    if (isUp()) {
+      throw new IllegalStateException(
+          "testbed " + prefix + " is already up; run 'coflow testbed down' first");
+    }
+    try {
+      run("ip", "link", "add", bridge(), "type", "bridge");
+      run("ip", "addr", "add", gateway() + "/24", "dev", bridge());
+      run("ip", "link", "set", bridge(), "up");
+      StringBuilder names = new StringBuilder("127.0.0.1 localhost\n");
+      names.append(gateway()).append(' ').append(prefix).append("-root\n");
+      for (HostLink h : hosts) {
+        names.append(h.address()).append(' ').append(h.name()).append('\n');
+      }
+      for (int i = 0; i < hosts.size(); i++) {
+        HostLink h = hosts.get(i);
+        String veth = prefix + "-v" + (i + 1);
+        run("ip", "netns", "add", h.namespace());
+        run(
+            "ip",
+            "link",
+            "add",
+            veth,
+            "type",
+            "veth",
+            "peer",
+            "name",
+            "eth0",
+            "netns",
+            h.namespace());
+        run("ip", "link", "set", veth, "master", bridge());
+        run("ip", "link", "set", veth, "up");
+        run("ip", "-n", h.namespace(), "addr", "add", h.address() + "/24", "dev", "eth0");
+        run("ip", "-n", h.namespace(), "link", "set", "eth0", "up");
+        run("ip", "-n", h.namespace(), "link", "set", "lo", "up");
+        run("ip", "-n", h.namespace(), "route", "add", "default", "via", gateway());
+        // Out of the host: its own side of the pair. Into the host: the bridge's side.
+        shape(List.of("ip", "netns", "exec", h.namespace()), "eth0", h.outMbit());
+        shape(List.of(), veth, h.inMbit());
+        Path etc = Path.of("/etc/netns", h.namespace());
+        Files.createDirectories(etc);
+        Files.writeString(etc.resolve("hosts"), names.toString());
+      }
+    } catch (IOException | RuntimeException e) {
+      down();
+      throw e;
+    }
+  }
+
+  /** A token bucket of {@code mbit} on {@code dev}: bursts of 10 ms, at most 100 ms queued. */
+  private void shape(List<String> in, String dev, int mbit)
+      throws IOException, InterruptedException {
+    long burstBytes = Math.max(64 * 1024, mbit * 1_000_000L / 8 / 100);
+    List<String> cmd = new ArrayList<>(in);
+    cmd.addAll(
+        List.of(
+            "tc",
+            "qdisc",
+            "add",
+            "dev",
+            dev,
+            "root",
+            "tbf",
+            "rate",
+            mbit + "mbit",
+            "burst",
+            Long.toString(burstBytes),
+            "latency",
+            "100ms"));
+    run(cmd.toArray(new String[0]));
+  }
+
+  /**
+   * Removes every namespace, link and file of this testbed, whatever state it is in. Never fails on
+   * what is already gone.
+   */
+  public void down() throws IOException, InterruptedException {
+    Exec list = exec(List.of("ip", "netns", "list"), false);
+    for (String line : list.out.split("\n")) {
+      String ns = line.trim().split(" ")[0];
+      if (ns.startsWith(prefix + "-h")) {
+        exec(List.of("ip", "netns", "del", ns), false);
+      }
+    }
+    exec(List.of("ip", "link", "del", bridge()), false);
+    Path etc = Path.of("/etc/netns");
+    if (Files.isDirectory(etc)) {
+      try (Stream<Path> dirs = Files.list(etc)) {
+        for (Path d :
+            dirs.filter(p -> p.getFileName().toString().startsWith(prefix + "-h")).toList()) {
+          try (Stream<Path> files = Files.walk(d)) {
+            for (Path f : files.sorted(Comparator.reverseOrder()).toList()) {
+              Files.deleteIfExists(f);
+            }
+          }
+        }
+      }
+    }
+  }
+
+  /** The namespaces of this testbed that exist now. */
+  public List<String> namespaces() throws IOException, InterruptedException {
+    List<String> out = new ArrayList<>();
+    for (String line : exec(List.of("ip", "netns", "list"), false).out.split("\n")) {
+      String ns = line.trim().split(" ")[0];
+      if (ns.startsWith(prefix + "-h")) {
+        out.add(ns);
+      }
+    }
+    return out;
+  }
+
+  /** What {@code tc} shows for a device ({@code namespace} null for the root namespace). */
+  public String qdisc(String namespace, String dev) throws IOException, InterruptedException {
+    List<String> cmd = new ArrayList<>();
+    if (namespace != null) {
+      cmd.addAll(List.of("ip", "netns", "exec", namespace));
+    }
+    cmd.addAll(List.of("tc", "qdisc", "show", "dev", dev));
+    return exec(cmd, false).out;
+  }
+
+  /** Measures one direction between two hosts with {@link LinkProbe}: bytes per second received. */
+  public double probe(HostLink from, HostLink to, double seconds)
+      throws IOException, InterruptedException {
+    String java = ProcessHandle.current().info().command().orElse("java");
+    String cp = System.getProperty("java.class.path");
+    Process listener =
+        new ProcessBuilder(
+                "ip",
+                "netns",
+                "exec",
+                to.namespace(),
+                java,
+                "-cp",
+                cp,
+                LinkProbe.class.getName(),
+                "listen",
+                "5201")
+            .redirectError(ProcessBuilder.Redirect.DISCARD)
+            .start();
+    try (BufferedReader r =
+        new BufferedReader(
+            new InputStreamReader(listener.getInputStream(), StandardCharsets.UTF_8))) {
+      if (!"listening".equals(r.readLine())) {
+        throw new IOException("probe listener in " + to.namespace() + " did not start");
+      }
+      run(
+          "ip",
+          "netns",
+          "exec",
+          from.namespace(),
+          java,
+          "-cp",
+          cp,
+          LinkProbe.class.getName(),
+          "send",
+          to.address(),
+          "5201",
+          Double.toString(seconds));
+      String line = r.readLine();
+      if (line == null || !line.startsWith("received ")) {
+        throw new IOException("probe listener in " + to.namespace() + " reported nothing");
+      }
+      String[] p = line.split(" ");
+      return Long.parseLong(p[1]) / Double.parseDouble(p[2]);
+    } finally {
+      if (!listener.waitFor(10, TimeUnit.SECONDS)) {
+        listener.destroyForcibly();
+      }
+    }
+  }
+
+  private record Exec(int status, String out) {}
+
+  private static void run(String... cmd) throws IOException, InterruptedException {
+    Exec e = exec(List.of(cmd), true);
+    if (e.status != 0) {
+      throw new IOException(String.join(" ", cmd) + " failed: " + e.out.trim());
+    }
+  }
+
+  private static Exec exec(List<String> cmd, boolean merge)
+      throws IOException, InterruptedException {
+    ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
+    Process p;
+    try {
+      p = pb.start();
+    } catch (IOException e) {
+      throw new IOException(
+          cmd.get(0) + " is not available (install iproute2): " + e.getMessage(), e);
+    }
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    return new Exec(p.waitFor(), out);
+  }
+}
