@@ -40,6 +40,7 @@ public final class CoflowDriverPlugin implements DriverPlugin {
             conf.scheme(),
             conf.schemeOptions(),
             conf.executorBandwidth(),
+            conf.hostBandwidth(),
             () -> (System.nanoTime() - start) / 1e9);
     sc.addSparkListener(new ShuffleProgressListener(coordinator));
     current = coordinator;

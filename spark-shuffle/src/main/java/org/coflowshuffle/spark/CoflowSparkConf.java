@@ -1,6 +1,9 @@
 package org.coflowshuffle.spark;
 
+import java.util.LinkedHashMap;
+import java.util.Map;
 import org.apache.spark.SparkConf;
+import org.apache.spark.network.util.JavaUtils;
 import org.coflowshuffle.core.policy.SchemeOptions;
 import org.coflowshuffle.core.scheme.Schemes;
 
@@ -16,14 +19,22 @@ import org.coflowshuffle.core.scheme.Schemes;
  *     a waiting shuffle is served whatever its size (default {@code 60s})
  * @param placement {@code spark.coflow.placement.enabled}: steer reduce tasks to the executors the
  *     coordinator chose (default true); off, the plugin only reports sizes
+ * @param hostBandwidth {@code spark.coflow.hostBandwidth}: machines whose links differ from {@code
+ *     executorBandwidth}, as {@code host=size,...} (e.g. {@code 10.0.0.5=62m,worker7=1g}); host
+ *     names as Spark's executors report them
  */
 public record CoflowSparkConf(
-    String scheme, double executorBandwidth, double starvationSeconds, boolean placement) {
+    String scheme,
+    double executorBandwidth,
+    double starvationSeconds,
+    boolean placement,
+    Map<String, Double> hostBandwidth) {
 
   public static final String SCHEME = "spark.coflow.scheme";
   public static final String EXECUTOR_BANDWIDTH = "spark.coflow.executorBandwidth";
   public static final String STARVATION_THRESHOLD = "spark.coflow.starvationThreshold";
   public static final String PLACEMENT = "spark.coflow.placement.enabled";
+  public static final String HOST_BANDWIDTH = "spark.coflow.hostBandwidth";
 
   /**
    * {@code spark.coflow.fetch.paced}: fetch remote shuffle blocks through the paced transport, at
@@ -49,7 +60,22 @@ public record CoflowSparkConf(
         positive(
             STARVATION_THRESHOLD, () -> conf.getTimeAsMs(STARVATION_THRESHOLD, "60s") / 1000.0);
     boolean placement = conf.getBoolean(PLACEMENT, true);
-    return new CoflowSparkConf(scheme, bandwidth, delta, placement);
+    Map<String, Double> hosts = new LinkedHashMap<>();
+    String list = conf.get(HOST_BANDWIDTH, "").trim();
+    for (String item : list.isEmpty() ? new String[0] : list.split(",")) {
+      int eq = item.indexOf('=');
+      if (eq <= 0) {
+        throw new IllegalArgumentException(
+            HOST_BANDWIDTH + ": expected host=size, got \"" + item.trim() + "\"");
+      }
+      String host = item.substring(0, eq).trim();
+      hosts.put(
+          host,
+          positive(
+              HOST_BANDWIDTH + " of " + host,
+              () -> JavaUtils.byteStringAsBytes(item.substring(eq + 1).trim())));
+    }
+    return new CoflowSparkConf(scheme, bandwidth, delta, placement, Map.copyOf(hosts));
   }
 
   /** The scheme options these settings give. */

@@ -25,8 +25,11 @@ class CoflowSparkConfTest {
             .set(CoflowSparkConf.SCHEME, "neat")
             .set(CoflowSparkConf.EXECUTOR_BANDWIDTH, "1g")
             .set(CoflowSparkConf.STARVATION_THRESHOLD, "2min")
-            .set(CoflowSparkConf.PLACEMENT, "false");
+            .set(CoflowSparkConf.PLACEMENT, "false")
+            .set(CoflowSparkConf.HOST_BANDWIDTH, "10.0.0.5=62m, slow=1k");
     CoflowSparkConf c = CoflowSparkConf.from(s);
+    assertEquals(
+        java.util.Map.of("10.0.0.5", 62.0 * 1024 * 1024, "slow", 1024.0), c.hostBandwidth());
     assertEquals("neat", c.scheme());
     assertEquals(1024.0 * 1024 * 1024, c.executorBandwidth());
     assertEquals(120.0, c.starvationSeconds());
@@ -55,5 +58,12 @@ class CoflowSparkConfTest {
                 CoflowSparkConf.from(
                     new SparkConf(false).set(CoflowSparkConf.STARVATION_THRESHOLD, "soon")));
     assertTrue(e.getMessage().startsWith("spark.coflow.starvationThreshold: "), e.getMessage());
+    e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                CoflowSparkConf.from(
+                    new SparkConf(false).set(CoflowSparkConf.HOST_BANDWIDTH, "hostonly")));
+    assertTrue(e.getMessage().contains("expected host=size"), e.getMessage());
   }
 }

@@ -5,6 +5,7 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.ToDoubleFunction;
 import org.coflowshuffle.core.model.Host;
 
 /**
@@ -23,8 +24,14 @@ final class HostIndex {
    * @param live the registered executors
    * @param reducers reducers to place; with more than all cores together, each executor gets slots
    *     for as many waves as needed
+   * @param bandwidthOfHost bytes per second of a machine's link, each way, by host name
+   * @param bytesPerSecond bandwidth of executors no longer registered (their host is unknown)
    */
-  HostIndex(Collection<ExecutorSlots> live, int reducers, double bytesPerSecond) {
+  HostIndex(
+      Collection<ExecutorSlots> live,
+      int reducers,
+      ToDoubleFunction<String> bandwidthOfHost,
+      double bytesPerSecond) {
     this.bytesPerSecond = bytesPerSecond;
     long cores = 0;
     for (ExecutorSlots e : live) {
@@ -34,7 +41,8 @@ final class HostIndex {
     for (ExecutorSlots e : live) {
       int slots = (int) Math.min(Integer.MAX_VALUE - 1L, e.cores() * waves);
       indexById.put(e.executorId(), hosts.size());
-      hosts.add(new Host(e.executorId(), bytesPerSecond, bytesPerSecond, slots, true));
+      double bw = bandwidthOfHost.applyAsDouble(e.host());
+      hosts.add(new Host(e.executorId(), bw, bw, slots, true));
       executors.add(e);
     }
   }

@@ -48,6 +48,7 @@ public final class LiveCoordinator {
   private final String scheme;
   private final SchemeOptions options;
   private final double bytesPerSecond;
+  private final Map<String, Double> hostBytesPerSecond;
   private final DoubleSupplier clock;
   private final Map<String, ExecutorSlots> executors = new LinkedHashMap<>();
   private final Map<Integer, Map<Integer, MapOutput>> outputs = new HashMap<>();
@@ -66,6 +67,8 @@ public final class LiveCoordinator {
   private double ratesWakeUp = Double.POSITIVE_INFINITY;
 
   /**
+   * A coordinator where every executor has the same bandwidth.
+   *
    * @param scheme one of {@link Schemes#names()}
    * @param options the scheme's options
    * @param bytesPerSecond bandwidth of every executor, each way, bytes per second
@@ -74,14 +77,43 @@ public final class LiveCoordinator {
    */
   public LiveCoordinator(
       String scheme, SchemeOptions options, double bytesPerSecond, DoubleSupplier clock) {
+    this(scheme, options, bytesPerSecond, Map.of(), clock);
+  }
+
+  /**
+   * A coordinator where some machines have links of their own speed.
+   *
+   * @param hostBytesPerSecond bandwidth by host name, each way, for the executors on those hosts;
+   *     others have {@code bytesPerSecond}
+   * @throws IllegalArgumentException for an unknown scheme or a bandwidth that is not positive
+   */
+  public LiveCoordinator(
+      String scheme,
+      SchemeOptions options,
+      double bytesPerSecond,
+      Map<String, Double> hostBytesPerSecond,
+      DoubleSupplier clock) {
     this.scheme = Schemes.require(scheme);
-    if (!(bytesPerSecond > 0) || Double.isInfinite(bytesPerSecond)) {
-      throw new IllegalArgumentException(
-          "executor bandwidth must be > 0 bytes/s: " + bytesPerSecond);
-    }
+    requirePositive("executor bandwidth", bytesPerSecond);
+    hostBytesPerSecond.forEach((host, bw) -> requirePositive("bandwidth of " + host, bw));
     this.options = options;
     this.bytesPerSecond = bytesPerSecond;
+    this.hostBytesPerSecond = Map.copyOf(hostBytesPerSecond);
     this.clock = clock;
+  }
+
+  private static void requirePositive(String what, double bytesPerSecond) {
+    if (!(bytesPerSecond > 0) || Double.isInfinite(bytesPerSecond)) {
+      throw new IllegalArgumentException(what + " must be > 0 bytes/s: " + bytesPerSecond);
+    }
+  }
+
+  private HostIndex hostIndex(int reducers) {
+    return new HostIndex(
+        executors.values(),
+        reducers,
+        host -> hostBytesPerSecond.getOrDefault(host, bytesPerSecond),
+        bytesPerSecond);
   }
 
   /** An executor joined (or changed); it may now host reducers. */
@@ -157,7 +189,7 @@ public final class LiveCoordinator {
       throw new PlacementUnavailable("shuffle " + name(key) + ": no executors registered");
     }
     double now = clock.getAsDouble();
-    HostIndex hosts = new HostIndex(executors.values(), numReducers, bytesPerSecond);
+    HostIndex hosts = hostIndex(numReducers);
     List<String> sources = new ArrayList<>();
     List<Integer> flowShuffle = new ArrayList<>();
     Coflow coflow = coflow(key, shuffleIds, numMaps, numReducers, now, hosts, sources, flowShuffle);
@@ -279,7 +311,7 @@ public final class LiveCoordinator {
 
   /** One decision of the scheme over every stage still fetching; its rates until the next. */
   private void decideRates(double now) {
-    HostIndex hosts = new HostIndex(executors.values(), 0, bytesPerSecond);
+    HostIndex hosts = hostIndex(0);
     List<ActiveCoflow> active = new ArrayList<>();
     List<FetchingCoflow> of = new ArrayList<>();
     for (FetchingCoflow c : fetching.values()) {

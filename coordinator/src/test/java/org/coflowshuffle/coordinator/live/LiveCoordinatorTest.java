@@ -80,6 +80,26 @@ class LiveCoordinatorTest {
   }
 
   @Test
+  void aSlowerHostGetsFewerReducers() throws Exception {
+    LiveCoordinator c =
+        new LiveCoordinator(
+            "rpc", SchemeOptions.defaults(), 100 * MB, Map.of("slow", 10 * MB), () -> 0.0);
+    c.executorAdded(new ExecutorSlots("1", "fast", 4));
+    c.executorAdded(new ExecutorSlots("2", "slow", 4));
+    c.executorAdded(new ExecutorSlots("3", "sender", 1));
+    long[] even = new long[4];
+    java.util.Arrays.fill(even, 100_000_000);
+    c.mapOutput(5, 0, "3", even);
+    ShufflePlacement p = c.place(5, 1, 4);
+    long onSlow = p.executorOfReducer().stream().filter(e -> e.host().equals("slow")).count();
+    assertEquals(0, onSlow, "every reducer on the 10x faster link");
+    assertThrows(
+        IllegalArgumentException.class,
+        () ->
+            new LiveCoordinator("rpc", SchemeOptions.defaults(), MB, Map.of("h", 0.0), () -> 0.0));
+  }
+
+  @Test
   void spreadsMoreReducersThanCoresOverWaves() throws Exception {
     for (String scheme : new String[] {"rpc", "neat", "varys", "fair", "rpc-faithful"}) {
       LiveCoordinator c = coordinator(scheme);

@@ -9,12 +9,16 @@ import java.io.PrintStream;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import org.coflowshuffle.coordinator.cli.Command;
 import org.coflowshuffle.coordinator.cli.Flags;
+import org.coflowshuffle.it.testbed.HostLink;
+import org.coflowshuffle.it.testbed.TestbedCommands;
+import org.coflowshuffle.it.testbed.TestbedSpark;
 
 /**
  * {@code coflow terasort [--size 1g] [--jobs 3] [--executors 4] [--cores 1] [--reducers N]
@@ -28,7 +32,7 @@ public final class TerasortCommand implements Command {
 
   static final String USAGE =
       "usage: coflow terasort [--size 1g] [--jobs 3] [--executors 4] [--cores 1] [--reducers N]"
-          + " [--executor-memory 1024] [--scheme rpc] [--work DIR] [--json]";
+          + " [--executor-memory 1024] [--scheme rpc] [--work DIR] [--testbed] [--json]";
   private static final String PREFIX = "coflow terasort: ";
 
   // Names, not class literals: this command runs without Spark on its class path, and loading the
@@ -48,16 +52,38 @@ public final class TerasortCommand implements Command {
       int executorMemoryMb,
       String scheme,
       Path work,
-      boolean json) {
+      boolean json,
+      boolean testbed) {
 
     long rows() {
       return Math.max(1, bytes / 100);
+    }
+
+    /** Reducers per job: as given, or one per core of the cluster (0 means not given). */
+    @Override
+    public int reducers() {
+      return reducers > 0 ? reducers : executors * cores;
+    }
+
+    Options withExecutors(int n) {
+      return new Options(
+          bytes, jobs, n, cores, reducers, executorMemoryMb, scheme, work, json, testbed);
     }
 
     String master() {
       return "local-cluster[" + executors + "," + cores + "," + executorMemoryMb + "]";
     }
   }
+
+  /**
+   * Where the jobs run: Spark's master URL, settings every run gets, and settings the plugin run
+   * gets on top (the links it should model).
+   */
+  record Cluster(
+      String master,
+      String description,
+      Map<String, String> conf,
+      Map<String, String> pluginConf) {}
 
   @Override
   public String summary() {
@@ -74,11 +100,34 @@ public final class TerasortCommand implements Command {
       err.println(USAGE);
       return USAGE_STATUS;
     }
+    TestbedSpark testbed = null;
     try {
       Path root = Path.of(System.getProperty("coflow.home", "."));
       Path spark = SparkDistribution.home(root, err);
       Jars jars = Jars.find(root);
       Files.createDirectories(o.work().resolve("logs"));
+      Cluster cluster = new Cluster(o.master(), o.master(), Map.of(), Map.of());
+      if (o.testbed()) {
+        List<HostLink> hosts = TestbedCommands.hostsUp();
+        err.printf(Locale.ROOT, "coflow: starting Spark on the testbed's %d hosts%n", hosts.size());
+        testbed =
+            TestbedSpark.start(
+                spark,
+                TestbedCommands.gateway(),
+                hosts,
+                o.cores(),
+                o.executorMemoryMb() + 256,
+                o.work().resolve("logs/testbed"));
+        Map<String, String> conf = new LinkedHashMap<>(testbed.driverConf());
+        conf.put("spark.executor.memory", o.executorMemoryMb() + "m");
+        cluster =
+            new Cluster(
+                testbed.masterUrl(),
+                "testbed, " + hosts.size() + " hosts x " + o.cores() + " core(s)",
+                conf,
+                testbed.linkConf());
+        o = o.withExecutors(hosts.size());
+      }
       ObjectMapper json = new ObjectMapper();
       Path data = o.work().resolve("data-" + o.rows());
       Path genResult = data.resolve("_gen.json");
@@ -91,6 +140,7 @@ public final class TerasortCommand implements Command {
             spark,
             jars,
             o,
+            cluster,
             false,
             "gen",
             List.of(data + "/in", "" + o.rows(), "" + parts, "" + tmp),
@@ -117,11 +167,11 @@ public final class TerasortCommand implements Command {
                 crc,
                 result.toString(),
                 names[i]);
-        submit(spark, jars, o, i == 1, "sort", appArgs, err);
+        submit(spark, jars, o, cluster, i == 1, "sort", appArgs, err);
         runs[i] = json.readTree(result.toFile());
       }
       ObjectNode summary = summary(json, runs[0], runs[1]);
-      print(out, o, runs[0], runs[1], summary);
+      print(out, o, cluster, runs[0], runs[1], summary);
       if (o.json()) {
         out.println(json.writeValueAsString(summary));
       }
@@ -129,10 +179,17 @@ public final class TerasortCommand implements Command {
     } catch (IOException e) {
       err.println(PREFIX + e.getMessage());
       return FAILURE;
+    } catch (IllegalStateException e) {
+      err.println(PREFIX + e.getMessage());
+      return USAGE_STATUS;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       err.println(PREFIX + "interrupted");
       return FAILURE;
+    } finally {
+      if (testbed != null) {
+        testbed.close();
+      }
     }
   }
 
@@ -151,7 +208,7 @@ public final class TerasortCommand implements Command {
                 "--executor-memory",
                 "--scheme",
                 "--work"),
-            Set.of("--json"));
+            Set.of("--json", "--testbed"));
     long bytes = bytes(f.string("--size", "1g"));
     int executors = f.positiveInt("--executors", 4);
     int cores = f.positiveInt("--cores", 1);
@@ -167,11 +224,12 @@ public final class TerasortCommand implements Command {
         f.positiveInt("--jobs", 3),
         executors,
         cores,
-        f.positiveInt("--reducers", executors * cores),
+        f.has("--reducers") ? f.positiveInt("--reducers", 1) : 0,
         f.positiveInt("--executor-memory", 1024),
         scheme,
         work,
-        f.has("--json"));
+        f.has("--json"),
+        f.has("--testbed"));
   }
 
   /** Bytes from {@code 1g}, {@code 200m}, {@code 500k} or a plain count (powers of ten). */
@@ -234,21 +292,24 @@ public final class TerasortCommand implements Command {
       Path spark,
       Jars jars,
       Options o,
+      Cluster cluster,
       boolean plugin,
       String mode,
       List<String> appArgs,
       PrintStream err)
       throws IOException, InterruptedException {
     Map<String, String> conf = SparkSubmit.baseConf();
+    conf.putAll(cluster.conf());
     if (plugin) {
       conf.put("spark.shuffle.manager", SHUFFLE_MANAGER);
       conf.put("spark.plugins", PLUGIN);
       conf.put(SCHEME_KEY, o.scheme());
+      conf.putAll(cluster.pluginConf());
     }
     SparkSubmit submit =
         new SparkSubmit(
             spark,
-            o.master(),
+            cluster.master(),
             APP_CLASS,
             jars.app(),
             plugin ? List.of(jars.plugin()) : List.of(),
@@ -299,13 +360,13 @@ public final class TerasortCommand implements Command {
   }
 
   private static void print(
-      PrintStream out, Options o, JsonNode stock, JsonNode plugin, ObjectNode s) {
+      PrintStream out, Options o, Cluster cluster, JsonNode stock, JsonNode plugin, ObjectNode s) {
     out.printf(
         Locale.ROOT,
         "terasort %s, %d job(s) at once, %s, %d reducers per job, scheme %s%n",
         size(o),
         o.jobs(),
-        o.master(),
+        cluster.description(),
         o.reducers(),
         o.scheme());
     out.printf(

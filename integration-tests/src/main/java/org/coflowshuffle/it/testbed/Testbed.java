@@ -108,14 +108,21 @@ public final class Testbed {
         // Out of the host: its own side of the pair. Into the host: the bridge's side.
         shape(List.of("ip", "netns", "exec", h.namespace()), "eth0", h.outMbit());
         shape(List.of(), veth, h.inMbit());
+        // The machine's own name means this host inside its namespace, so that programs asking
+        // for the local host (Spark, Hadoop) find its address instead of waiting on a DNS server
+        // the namespace cannot reach.
         Path etc = Path.of("/etc/netns", h.namespace());
         Files.createDirectories(etc);
-        Files.writeString(etc.resolve("hosts"), names.toString());
+        Files.writeString(etc.resolve("hosts"), names + h.address() + " " + machineName() + "\n");
       }
     } catch (IOException | RuntimeException e) {
       down();
       throw e;
     }
+  }
+
+  private static String machineName() throws IOException, InterruptedException {
+    return exec(List.of("hostname"), false).out.trim();
   }
 
   /** A token bucket of {@code mbit} on {@code dev}: bursts of 10 ms, at most 100 ms queued. */

@@ -30,6 +30,23 @@ public final class TestbedCommands {
 
   private TestbedCommands() {}
 
+  /**
+   * The hosts of the testbed that is up.
+   *
+   * @throws IllegalStateException when none is
+   */
+  public static List<HostLink> hostsUp() throws IOException, InterruptedException {
+    if (!TESTBED.isUp() || !Files.exists(STATE)) {
+      throw new IllegalStateException("no testbed is up; run 'coflow testbed up' first");
+    }
+    return new ObjectMapper().readValue(STATE.toFile(), new TypeReference<List<HostLink>>() {});
+  }
+
+  /** The machine's own address on the testbed's bridge. */
+  public static String gateway() {
+    return TESTBED.gateway();
+  }
+
   /** The commands, under their {@code bin/coflow} names. */
   public static Map<String, Command> all() {
     Map<String, Command> m = new LinkedHashMap<>();
@@ -98,11 +115,7 @@ public final class TestbedCommands {
       try {
         Flags f = new Flags(args, Set.of("--seconds"), Set.of());
         double seconds = f.positiveDouble("--seconds", 3);
-        if (!TESTBED.isUp() || !Files.exists(STATE)) {
-          throw new IllegalStateException("no testbed is up; run 'coflow testbed up' first");
-        }
-        List<HostLink> hosts =
-            new ObjectMapper().readValue(STATE.toFile(), new TypeReference<List<HostLink>>() {});
+        List<HostLink> hosts = hostsUp();
         out.printf(
             Locale.ROOT, "%-10s %12s %12s %8s%n", "from→to", "Mbit/s set", "achieved", "error");
         for (int i = 0; i < hosts.size() && hosts.size() > 1; i++) {
