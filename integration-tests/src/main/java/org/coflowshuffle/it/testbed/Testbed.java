@@ -60,7 +60,43 @@ public final class Testbed {
 
   /** True when this testbed's bridge exists. */
   public boolean isUp() throws IOException, InterruptedException {
+    ensureTools();
     return exec(List.of("ip", "link", "show", "dev", bridge()), false).status == 0;
+  }
+
+  /**
+   * Installs iproute2 (Debian's package) when {@code ip} or {@code tc} is missing, as bin/coflow
+   * builds what is missing on first use; says so on standard error.
+   *
+   * @throws IOException when they are missing and cannot be installed
+   */
+  static synchronized void ensureTools() throws IOException, InterruptedException {
+    if (onPath("ip") && onPath("tc")) {
+      return;
+    }
+    System.err.println("coflow: installing iproute2 (ip, tc) for the testbed");
+    boolean installed =
+        onPath("apt-get")
+            && new ProcessBuilder(
+                        "sh", "-c", "apt-get update -qq && apt-get install -y -qq iproute2")
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                    .start()
+                    .waitFor()
+                == 0;
+    if (!installed || !onPath("ip") || !onPath("tc")) {
+      throw new IOException("the testbed needs iproute2 (ip, tc); install it and run as root");
+    }
+  }
+
+  private static boolean onPath(String tool) {
+    for (String dir : System.getenv().getOrDefault("PATH", "/usr/sbin:/usr/bin").split(":")) {
+      if (Files.isExecutable(Path.of(dir, tool))) {
+        return true;
+      }
+    }
+    return Files.isExecutable(Path.of("/usr/sbin", tool))
+        || Files.isExecutable(Path.of("/sbin", tool));
   }
 
   /**
@@ -153,6 +189,7 @@ public final class Testbed {
    * what is already gone.
    */
   public void down() throws IOException, InterruptedException {
+    ensureTools();
     Exec list = exec(List.of("ip", "netns", "list"), false);
     for (String line : list.out.split("\n")) {
       String ns = line.trim().split(" ")[0];
