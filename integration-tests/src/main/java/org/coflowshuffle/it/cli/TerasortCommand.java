@@ -32,7 +32,7 @@ public final class TerasortCommand implements Command {
 
   static final String USAGE =
       "usage: coflow terasort [--size 1g] [--jobs 3] [--executors 4] [--cores 1] [--reducers N]"
-          + " [--executor-memory 1024] [--scheme rpc] [--work DIR] [--testbed] [--json]";
+          + " [--executor-memory 1024] [--scheme rpc] [--work DIR] [--testbed] [--mixed] [--json]";
   private static final String PREFIX = "coflow terasort: ";
 
   // Names, not class literals: this command runs without Spark on its class path, and loading the
@@ -53,7 +53,8 @@ public final class TerasortCommand implements Command {
       String scheme,
       Path work,
       boolean json,
-      boolean testbed) {
+      boolean testbed,
+      boolean mixed) {
 
     long rows() {
       return Math.max(1, bytes / 100);
@@ -67,7 +68,7 @@ public final class TerasortCommand implements Command {
 
     Options withExecutors(int n) {
       return new Options(
-          bytes, jobs, n, cores, reducers, executorMemoryMb, scheme, work, json, testbed);
+          bytes, jobs, n, cores, reducers, executorMemoryMb, scheme, work, json, testbed, mixed);
     }
 
     String master() {
@@ -147,9 +148,9 @@ public final class TerasortCommand implements Command {
             err);
         Files.move(tmp, genResult);
       }
-      JsonNode gen = json.readTree(genResult.toFile());
-      String records = gen.get("records").asText();
-      String crc = gen.get("crcSum").asText();
+      if (!json.readTree(genResult.toFile()).has("parts")) {
+        throw new IOException(genResult + " predates per-part checksums; delete " + data);
+      }
       JsonNode[] runs = new JsonNode[2];
       String[] names = {"stock", "plugin"};
       for (int i = 0; i < 2; i++) {
@@ -163,10 +164,10 @@ public final class TerasortCommand implements Command {
                 o.work().resolve("out-" + names[i]).toString(),
                 "" + o.jobs(),
                 "" + o.reducers(),
-                records,
-                crc,
+                genResult.toString(),
                 result.toString(),
-                names[i]);
+                names[i],
+                o.mixed() ? "mixed" : "same");
         submit(spark, jars, o, cluster, i == 1, "sort", appArgs, err);
         runs[i] = json.readTree(result.toFile());
       }
@@ -208,7 +209,7 @@ public final class TerasortCommand implements Command {
                 "--executor-memory",
                 "--scheme",
                 "--work"),
-            Set.of("--json", "--testbed"));
+            Set.of("--json", "--testbed", "--mixed"));
     long bytes = bytes(f.string("--size", "1g"));
     int executors = f.positiveInt("--executors", 4);
     int cores = f.positiveInt("--cores", 1);
@@ -229,7 +230,8 @@ public final class TerasortCommand implements Command {
         scheme,
         work,
         f.has("--json"),
-        f.has("--testbed"));
+        f.has("--testbed"),
+        f.has("--mixed"));
   }
 
   /** Bytes from {@code 1g}, {@code 200m}, {@code 500k} or a plain count (powers of ten). */
@@ -314,7 +316,7 @@ public final class TerasortCommand implements Command {
             jars.app(),
             plugin ? List.of(jars.plugin()) : List.of(),
             conf);
-    String run = mode.equals("gen") ? "gen" : appArgs.get(appArgs.size() - 1);
+    String run = mode.equals("gen") ? "gen" : appArgs.get(appArgs.size() - 2);
     Path log = o.work().resolve("logs/" + run + ".log");
     if (submit.run(
             java.util.stream.Stream.concat(java.util.stream.Stream.of(mode), appArgs.stream())
@@ -363,9 +365,10 @@ public final class TerasortCommand implements Command {
       PrintStream out, Options o, Cluster cluster, JsonNode stock, JsonNode plugin, ObjectNode s) {
     out.printf(
         Locale.ROOT,
-        "terasort %s, %d job(s) at once, %s, %d reducers per job, scheme %s%n",
+        "terasort %s, %d job(s) at once%s, %s, %d reducers per job, scheme %s%n",
         size(o),
         o.jobs(),
+        o.mixed() ? " of 1/" + o.jobs() + " to all of the data" : "",
         cluster.description(),
         o.reducers(),
         o.scheme());

@@ -1,5 +1,6 @@
 package org.coflowshuffle.it.terasort;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -18,8 +19,9 @@ import org.coflowshuffle.it.placement.ReduceTaskLog;
  *
  * <ul>
  *   <li>{@code gen DIR ROWS PARTS RESULT}: TeraGen, writes the checksum to RESULT;
- *   <li>{@code sort IN OUT JOBS REDUCERS EXPECTED_RECORDS EXPECTED_CRC RESULT [plugin]}: JOBS
- *       TeraSorts of IN at once (one job group each), then TeraValidate of each output; writes per
+ *   <li>{@code sort IN OUT JOBS REDUCERS GEN_JSON RESULT stock|plugin [mixed]}: JOBS TeraSorts of
+ *       IN at once (one job group each; with {@code mixed}, job j sorts the first (j+1)/JOBS of the
+ *       parts), then TeraValidate of each output against GEN_JSON's per-part checksums; writes per
  *       job the reduce stage's time, the wall time, and how many reduce tasks ran where the
  *       coordinator placed them (with {@code plugin}).
  * </ul>
@@ -32,10 +34,16 @@ public final class TerasortApp {
     ObjectMapper json = new ObjectMapper();
     try (JavaSparkContext sc = new JavaSparkContext(new SparkConf())) {
       if (args[0].equals("gen")) {
-        Checksum sum = TeraGen.run(sc, args[1], Long.parseLong(args[2]), Integer.parseInt(args[3]));
+        List<Checksum> parts =
+            TeraGen.run(sc, args[1], Long.parseLong(args[2]), Integer.parseInt(args[3]));
         ObjectNode gen = json.createObjectNode();
+        Checksum sum = parts.stream().reduce(Checksum.ZERO, Checksum::plus);
         gen.put("records", sum.records());
         gen.put("crcSum", sum.crcSum());
+        ArrayNode perPart = gen.putArray("parts");
+        for (Checksum c : parts) {
+          perPart.addObject().put("records", c.records()).put("crcSum", c.crcSum());
+        }
         json.writeValue(new File(args[4]), gen);
         return;
       }
@@ -45,20 +53,43 @@ public final class TerasortApp {
       String out = args[2];
       int jobs = Integer.parseInt(args[3]);
       int reducers = Integer.parseInt(args[4]);
-      Checksum expected = new Checksum(Long.parseLong(args[5]), Long.parseLong(args[6]));
-      boolean plugin = args.length > 8 && args[8].equals("plugin");
+      JsonNode gen = json.readTree(new File(args[5]));
+      String resultFile = args[6];
+      boolean plugin = args[7].equals("plugin");
+      boolean mixed = args.length > 8 && args[8].equals("mixed");
+      // Job j sorts all parts, or with "mixed" the first (j + 1) / jobs of them: coflows of
+      // different sizes, as in the RPC paper's testbed.
+      JsonNode parts = gen.get("parts");
+      String[] inputs = new String[jobs];
+      Checksum[] expected = new Checksum[jobs];
+      for (int j = 0; j < jobs; j++) {
+        int k =
+            mixed ? Math.max(1, (int) Math.round(parts.size() * (j + 1.0) / jobs)) : parts.size();
+        StringBuilder paths = new StringBuilder();
+        Checksum sum = Checksum.ZERO;
+        for (int p = 0; p < k; p++) {
+          paths.append(p == 0 ? "" : ",").append(in).append(String.format("/part-%05d", p));
+          sum =
+              sum.plus(
+                  new Checksum(
+                      parts.get(p).get("records").asLong(), parts.get(p).get("crcSum").asLong()));
+        }
+        inputs[j] = paths.toString();
+        expected[j] = sum;
+      }
       ExecutorService pool = Executors.newFixedThreadPool(jobs);
       List<Future<Double>> walls = new ArrayList<>();
       long start = System.nanoTime();
       for (int j = 0; j < jobs; j++) {
         String group = "terasort-" + j;
         String dir = out + "/job-" + j;
+        String input = inputs[j];
         walls.add(
             pool.submit(
                 () -> {
                   sc.setJobGroup(group, group, false);
                   long t0 = System.nanoTime();
-                  TeraSort.run(sc, in, dir, reducers);
+                  TeraSort.run(sc, input, dir, reducers);
                   return (System.nanoTime() - t0) / 1e9;
                 }));
       }
@@ -81,14 +112,15 @@ public final class TerasortApp {
         job.put("jobSeconds", wall.get(j));
         job.put("reduceTasks", sum.tasks());
         job.put("placedTasksMatched", sum.placed());
-        TeraValidate.Result v = TeraValidate.run(sc, out + "/job-" + j, expected);
+        TeraValidate.Result v = TeraValidate.run(sc, out + "/job-" + j, expected[j]);
+        job.put("records", expected[j].records());
         job.put("valid", v.ok());
         job.putPOJO("problems", v.problems());
         valid &= v.ok();
       }
       result.put("valid", valid);
       result.put("allJobsSeconds", allSeconds);
-      json.writeValue(new File(args[7]), result);
+      json.writeValue(new File(resultFile), result);
     }
   }
 }
