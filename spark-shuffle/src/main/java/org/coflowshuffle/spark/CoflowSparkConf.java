@@ -19,6 +19,8 @@ import org.coflowshuffle.core.scheme.Schemes;
  *     a waiting shuffle is served whatever its size (default {@code 60s})
  * @param placement {@code spark.coflow.placement.enabled}: steer reduce tasks to the executors the
  *     coordinator chose (default true); off, the plugin only reports sizes
+ * @param workConserving {@code spark.coflow.workConserving}: hand bandwidth the schedule leaves
+ *     idle to waiting flows (default false, as the paper argues; its Fig. 8 compares both)
  * @param hostBandwidth {@code spark.coflow.hostBandwidth}: machines whose links differ from {@code
  *     executorBandwidth}, as {@code host=size,...} (e.g. {@code 10.0.0.5=62m,worker7=1g}); host
  *     names as Spark's executors report them
@@ -28,6 +30,7 @@ public record CoflowSparkConf(
     double executorBandwidth,
     double starvationSeconds,
     boolean placement,
+    boolean workConserving,
     Map<String, Double> hostBandwidth) {
 
   public static final String SCHEME = "spark.coflow.scheme";
@@ -35,6 +38,7 @@ public record CoflowSparkConf(
   public static final String STARVATION_THRESHOLD = "spark.coflow.starvationThreshold";
   public static final String PLACEMENT = "spark.coflow.placement.enabled";
   public static final String HOST_BANDWIDTH = "spark.coflow.hostBandwidth";
+  public static final String WORK_CONSERVING = "spark.coflow.workConserving";
 
   /**
    * {@code spark.coflow.fetch.paced}: fetch remote shuffle blocks through the paced transport, at
@@ -75,12 +79,14 @@ public record CoflowSparkConf(
               HOST_BANDWIDTH + " of " + host,
               () -> JavaUtils.byteStringAsBytes(item.substring(eq + 1).trim())));
     }
-    return new CoflowSparkConf(scheme, bandwidth, delta, placement, Map.copyOf(hosts));
+    boolean workConserving = conf.getBoolean(WORK_CONSERVING, false);
+    return new CoflowSparkConf(
+        scheme, bandwidth, delta, placement, workConserving, Map.copyOf(hosts));
   }
 
   /** The scheme options these settings give. */
   public SchemeOptions schemeOptions() {
-    return new SchemeOptions(1L, starvationSeconds, false);
+    return new SchemeOptions(1L, starvationSeconds, workConserving);
   }
 
   private static double positive(String key, java.util.function.DoubleSupplier read) {

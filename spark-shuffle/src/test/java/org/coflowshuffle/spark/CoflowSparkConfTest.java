@@ -16,6 +16,7 @@ class CoflowSparkConfTest {
     assertEquals(125L * 1024 * 1024, c.executorBandwidth(), "Spark's sizes are binary: 125m");
     assertEquals(60.0, c.starvationSeconds());
     assertTrue(c.placement());
+    assertEquals(false, c.schemeOptions().workConserving());
   }
 
   @Test
@@ -26,6 +27,7 @@ class CoflowSparkConfTest {
             .set(CoflowSparkConf.EXECUTOR_BANDWIDTH, "1g")
             .set(CoflowSparkConf.STARVATION_THRESHOLD, "2min")
             .set(CoflowSparkConf.PLACEMENT, "false")
+            .set(CoflowSparkConf.WORK_CONSERVING, "true")
             .set(CoflowSparkConf.HOST_BANDWIDTH, "10.0.0.5=62m, slow=1k");
     CoflowSparkConf c = CoflowSparkConf.from(s);
     assertEquals(
@@ -34,6 +36,7 @@ class CoflowSparkConfTest {
     assertEquals(1024.0 * 1024 * 1024, c.executorBandwidth());
     assertEquals(120.0, c.starvationSeconds());
     assertEquals(false, c.placement());
+    assertTrue(c.schemeOptions().workConserving());
   }
 
   @Test

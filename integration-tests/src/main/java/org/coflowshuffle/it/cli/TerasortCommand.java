@@ -32,7 +32,8 @@ public final class TerasortCommand implements Command {
 
   static final String USAGE =
       "usage: coflow terasort [--size 1g] [--jobs 3] [--executors 4] [--cores 1] [--reducers N]"
-          + " [--executor-memory 1024] [--scheme rpc] [--work DIR] [--testbed] [--mixed] [--json]";
+          + " [--executor-memory 1024] [--scheme rpc] [--work DIR] [--testbed] [--mixed] [--work-conserving]"
+          + " [--json]";
   private static final String PREFIX = "coflow terasort: ";
 
   // Names, not class literals: this command runs without Spark on its class path, and loading the
@@ -41,6 +42,7 @@ public final class TerasortCommand implements Command {
   static final String SHUFFLE_MANAGER = "org.coflowshuffle.spark.CoflowShuffleManager";
   static final String PLUGIN = "org.coflowshuffle.spark.CoflowPlugin";
   static final String SCHEME_KEY = "spark.coflow.scheme";
+  static final String WORK_CONSERVING_KEY = "spark.coflow.workConserving";
 
   /** The parsed command line. */
   record Options(
@@ -54,7 +56,8 @@ public final class TerasortCommand implements Command {
       Path work,
       boolean json,
       boolean testbed,
-      boolean mixed) {
+      boolean mixed,
+      boolean workConserving) {
 
     long rows() {
       return Math.max(1, bytes / 100);
@@ -68,7 +71,18 @@ public final class TerasortCommand implements Command {
 
     Options withExecutors(int n) {
       return new Options(
-          bytes, jobs, n, cores, reducers, executorMemoryMb, scheme, work, json, testbed, mixed);
+          bytes,
+          jobs,
+          n,
+          cores,
+          reducers,
+          executorMemoryMb,
+          scheme,
+          work,
+          json,
+          testbed,
+          mixed,
+          workConserving);
     }
 
     String master() {
@@ -209,7 +223,7 @@ public final class TerasortCommand implements Command {
                 "--executor-memory",
                 "--scheme",
                 "--work"),
-            Set.of("--json", "--testbed", "--mixed"));
+            Set.of("--json", "--testbed", "--mixed", "--work-conserving"));
     long bytes = bytes(f.string("--size", "1g"));
     int executors = f.positiveInt("--executors", 4);
     int cores = f.positiveInt("--cores", 1);
@@ -231,7 +245,8 @@ public final class TerasortCommand implements Command {
         work,
         f.has("--json"),
         f.has("--testbed"),
-        f.has("--mixed"));
+        f.has("--mixed"),
+        f.has("--work-conserving"));
   }
 
   /** Bytes from {@code 1g}, {@code 200m}, {@code 500k} or a plain count (powers of ten). */
@@ -306,6 +321,7 @@ public final class TerasortCommand implements Command {
       conf.put("spark.shuffle.manager", SHUFFLE_MANAGER);
       conf.put("spark.plugins", PLUGIN);
       conf.put(SCHEME_KEY, o.scheme());
+      conf.put(WORK_CONSERVING_KEY, Boolean.toString(o.workConserving()));
       conf.putAll(cluster.pluginConf());
     }
     SparkSubmit submit =

@@ -123,16 +123,20 @@ public final class TestbedSpark implements AutoCloseable {
     return conf;
   }
 
+  /** Share of a shaped link's rate that TCP payload gets (headers take the rest; testbed check). */
+  static final double GOODPUT = 0.95;
+
   /**
-   * The plugin's view of the links: {@code spark.coflow.hostBandwidth} with each host's rate, and
-   * {@code spark.coflow.executorBandwidth} at the fastest (bytes per second; a host's rate in
-   * Mbit/s times 125,000).
+   * The plugin's view of the links: {@code spark.coflow.hostBandwidth} with each host's goodput,
+   * and {@code spark.coflow.executorBandwidth} at the fastest (bytes per second: a host's rate in
+   * Mbit/s times 125,000 times {@link #GOODPUT}). Telling the plugin the raw rate would make its
+   * flows ask for 4% more than the link carries, and the token buckets would drop the excess.
    */
   public Map<String, String> linkConf() {
     StringBuilder list = new StringBuilder();
     long fastest = 0;
     for (HostLink h : hosts) {
-      long bytes = Math.min(h.inMbit(), h.outMbit()) * 125_000L;
+      long bytes = (long) (Math.min(h.inMbit(), h.outMbit()) * 125_000L * GOODPUT);
       fastest = Math.max(fastest, bytes);
       list.append(list.length() == 0 ? "" : ",").append(h.address()).append('=').append(bytes);
     }

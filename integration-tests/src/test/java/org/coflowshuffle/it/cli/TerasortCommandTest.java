@@ -21,6 +21,7 @@ class TerasortCommandTest {
     assertEquals(CoflowShuffleManager.class.getName(), TerasortCommand.SHUFFLE_MANAGER);
     assertEquals(CoflowPlugin.NAME, TerasortCommand.PLUGIN);
     assertEquals(CoflowSparkConf.SCHEME, TerasortCommand.SCHEME_KEY);
+    assertEquals(CoflowSparkConf.WORK_CONSERVING, TerasortCommand.WORK_CONSERVING_KEY);
   }
 
   @Test
