@@ -158,9 +158,11 @@ public final class PacedFetchClient implements AutoCloseable {
 
   @Override
   public void close() {
-    channel.close().syncUninterruptibly();
     if (ownsGroup) {
+      channel.close().syncUninterruptibly();
       group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+    } else {
+      channel.close(); // may run on the shared group's own thread, which must never wait
     }
   }
 }

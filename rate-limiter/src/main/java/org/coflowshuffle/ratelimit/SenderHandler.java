@@ -149,7 +149,7 @@ final class SenderHandler extends ChannelInboundHandlerAdapter {
       t.sent += n;
       t.pacer.sent(n);
       wrote = true;
-      if (delayAfterWrite(t)) {
+      if (t.pacer.rate() != Pacer.UNLIMITED) { // a paced chunk leaves now: its time is the pacer's
         ctx.flush();
         wrote = false;
       }
@@ -157,10 +157,5 @@ final class SenderHandler extends ChannelInboundHandlerAdapter {
     if (wrote) {
       ctx.flush();
     }
-  }
-
-  /** Flush each paced chunk at once, so its send time is the pacer's. */
-  private static boolean delayAfterWrite(Transfer t) {
-    return t.pacer.rate() != Pacer.UNLIMITED;
   }
 }

@@ -85,8 +85,8 @@ final class PacedShuffleClient extends BlockStoreClient {
 
     void refresh() {
       double now = currentRate();
+      // A change of more than 1%, or to or from no limit (where the difference is not a number).
       if (Math.abs(now - rate) > 0.01 * Math.max(now, rate)
-          || (now == 0) != (rate == 0)
           || Double.isInfinite(now) != Double.isInfinite(rate)) {
         rate = now;
         client.setRate(id, now);

@@ -2,7 +2,9 @@ package org.coflowshuffle.coordinator.live;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.coflowshuffle.core.model.Coflow;
 import org.coflowshuffle.core.model.Flow;
 import org.coflowshuffle.core.policy.ActiveCoflow;
@@ -18,8 +20,15 @@ final class FetchingCoflow {
   final double arrival;
   final List<String> reducerExecutors;
   private final List<String> flowSources;
-  private final int[] flowShuffle;
   private final double[] remaining;
+
+  /**
+   * The flows a reducer fetches of one shuffle from one executor: what a progress report or a rate
+   * question names. Indexed once, since both arrive for every fetch while the stage runs.
+   */
+  private record FlowKey(int shuffleId, int reducer, String source) {}
+
+  private final Map<FlowKey, int[]> flowsByKey = new HashMap<>();
 
   /** Per reducer: fetching now (it asked for a rate) and not yet done. */
   private final boolean[] running;
@@ -36,8 +45,15 @@ final class FetchingCoflow {
     this.arrival = arrival;
     this.reducerExecutors = List.copyOf(reducerExecutors);
     this.flowSources = List.copyOf(flowSources);
-    this.flowShuffle = flowShuffle.clone();
     this.remaining = coflow.flows().stream().mapToDouble(Flow::bytes).toArray();
+    Map<FlowKey, List<Integer>> byKey = new HashMap<>();
+    for (int k = 0; k < remaining.length; k++) {
+      FlowKey key =
+          new FlowKey(flowShuffle[k], coflow.flows().get(k).reducer(), flowSources.get(k));
+      byKey.computeIfAbsent(key, x -> new ArrayList<>()).add(k);
+    }
+    byKey.forEach(
+        (key, ks) -> flowsByKey.put(key, ks.stream().mapToInt(Integer::intValue).toArray()));
     this.running = new boolean[coflow.reducers().size()];
   }
 
@@ -97,12 +113,10 @@ final class FetchingCoflow {
   /** A reducer received {@code bytes} of a shuffle from one executor: they leave its flows. */
   void delivered(int shuffleId, int reducer, String source, long bytes) {
     double left = bytes;
-    for (int k = 0; k < remaining.length && left > 0; k++) {
-      if (matches(k, shuffleId, reducer, source)) {
-        double take = Math.min(left, remaining[k]);
-        remaining[k] -= take;
-        left -= take;
-      }
+    for (int k : flowsByKey.getOrDefault(new FlowKey(shuffleId, reducer, source), new int[0])) {
+      double take = Math.min(left, remaining[k]);
+      remaining[k] -= take;
+      left -= take;
     }
   }
 
@@ -125,23 +139,14 @@ final class FetchingCoflow {
    * flows' rates; NaN when no flow matches or no decision covered this coflow.
    */
   double rateOf(int shuffleId, int reducer, String source) {
-    if (rates == null) {
+    int[] ks = flowsByKey.get(new FlowKey(shuffleId, reducer, source));
+    if (rates == null || ks == null) {
       return Double.NaN;
     }
     double sum = 0;
-    boolean any = false;
-    for (int k = 0; k < remaining.length; k++) {
-      if (matches(k, shuffleId, reducer, source)) {
-        sum += rates[k];
-        any = true;
-      }
+    for (int k : ks) {
+      sum += rates[k];
     }
-    return any ? sum : Double.NaN;
-  }
-
-  private boolean matches(int k, int shuffleId, int reducer, String source) {
-    return flowShuffle[k] == shuffleId
-        && coflow.flows().get(k).reducer() == reducer
-        && flowSources.get(k).equals(source);
+    return sum;
   }
 }

@@ -201,10 +201,10 @@ public final class LiveCoordinator {
       }
     }
     active.add(unplaced(active.size(), coflow));
-    int[] hostOf = decide(hosts, active, now);
-    if (hostOf
-        == null) { // the scheme made it wait behind others; Spark runs it now, so place alone
-      hostOf = decide(hosts, List.of(unplaced(0, coflow)), now);
+    int[] hostOf = reducerHosts(hosts, active, now);
+    if (hostOf == null) {
+      // The scheme made it wait behind others; Spark runs it now, so place it alone.
+      hostOf = reducerHosts(hosts, List.of(unplaced(0, coflow)), now);
     }
     if (hostOf == null) {
       throw new PlacementUnavailable(
@@ -327,10 +327,7 @@ public final class LiveCoordinator {
     if (active.isEmpty()) {
       return;
     }
-    List<Host> list = hosts.hosts();
-    Decision d =
-        Schemes.create(scheme, options)
-            .decide(new ClusterView(now, list, active, new int[list.size()]));
+    Decision d = decision(hosts.hosts(), active, now);
     for (int i = 0; i < of.size(); i++) {
       of.get(i).rates(d.assignments().get(i).rates());
     }
@@ -350,14 +347,19 @@ public final class LiveCoordinator {
     return fetching.size();
   }
 
+  /** One decision of a fresh instance of the scheme (it keeps no state between live events). */
+  private Decision decision(List<Host> hosts, List<ActiveCoflow> active, double now) {
+    return Schemes.create(scheme, options)
+        .decide(new ClusterView(now, hosts, active, new int[hosts.size()]));
+  }
+
   /**
    * The reducer hosts the scheme chose for the last coflow of {@code active}, or null if any is
    * unset.
    */
-  private int[] decide(HostIndex hosts, List<ActiveCoflow> active, double now) {
+  private int[] reducerHosts(HostIndex hosts, List<ActiveCoflow> active, double now) {
     List<Host> list = hosts.hosts();
-    ClusterView view = new ClusterView(now, list, active, new int[list.size()]);
-    List<CoflowAssignment> out = Schemes.create(scheme, options).decide(view).assignments();
+    List<CoflowAssignment> out = decision(list, active, now).assignments();
     int[] hostOf = out.get(out.size() - 1).hostOf();
     for (int h : hostOf) {
       if (h < 0 || h >= list.size() || !list.get(h).acceptsReducers()) {
@@ -400,15 +402,10 @@ public final class LiveCoordinator {
     return new Coflow(id, now, reducers, flows);
   }
 
+  /** A coflow that has just arrived: no reducer placed, nothing moved. */
   private static ActiveCoflow unplaced(int index, Coflow c) {
-    int n = c.reducers().size();
-    int[] hostOf = new int[n];
+    int[] hostOf = new int[c.reducers().size()];
     Arrays.fill(hostOf, -1);
-    return active(index, c, hostOf, new boolean[n], 0);
-  }
-
-  private static ActiveCoflow active(
-      int index, Coflow c, int[] hostOf, boolean[] pinned, double waiting) {
     List<Flow> flows = c.flows();
     double[] remaining = new double[flows.size()];
     int[] src = new int[flows.size()];
@@ -418,6 +415,7 @@ public final class LiveCoordinator {
       src[k] = flows.get(k).src();
       reducer[k] = flows.get(k).reducer();
     }
-    return new ActiveCoflow(index, c, remaining, hostOf, pinned, waiting, 0, src, reducer);
+    return new ActiveCoflow(
+        index, c, remaining, hostOf, new boolean[hostOf.length], 0, 0, src, reducer);
   }
 }

@@ -41,7 +41,7 @@ import org.coflowshuffle.ratelimit.Pacer;
  */
 public final class FetchBenchCommand implements Command {
 
-  private static final String USAGE =
+  private static final String USAGE_LINE =
       "usage: coflow bench fetch [--rates 1,2,5,10,20,50,100] [--seconds 3] [--file-mb 256]"
           + " [--block-mb 8] [--repeats 5]";
   private static final double MB = 1e6;
@@ -66,8 +66,8 @@ public final class FetchBenchCommand implements Command {
       f.positiveInt("--block-mb", 8);
       f.positiveInt("--repeats", 5);
     } catch (IllegalArgumentException e) {
-      err.println("coflow bench fetch: " + e.getMessage() + "; " + USAGE);
-      return USAGE_STATUS;
+      err.println("coflow bench fetch: " + e.getMessage() + "; " + USAGE_LINE);
+      return USAGE;
     }
     double[] rates = f.positiveDoubles("--rates", 1);
     if (!f.has("--rates")) {
@@ -107,8 +107,6 @@ public final class FetchBenchCommand implements Command {
       }
     }
   }
-
-  private static final int USAGE_STATUS = Command.USAGE;
 
   private static void accuracy(
       PrintStream out, Peer paced, double[] rates, double seconds, long fileBytes)

@@ -30,7 +30,7 @@ import org.coflowshuffle.it.testbed.TestbedSpark;
  */
 public final class TerasortCommand implements Command {
 
-  static final String USAGE =
+  static final String USAGE_LINE =
       "usage: coflow terasort [--size 1g] [--jobs 3] [--executors 4] [--cores 1] [--reducers N]"
           + " [--executor-memory 1024] [--scheme rpc] [--work DIR] [--testbed] [--mixed] [--work-conserving]"
           + " [--json]";
@@ -112,8 +112,8 @@ public final class TerasortCommand implements Command {
       o = parse(args);
     } catch (IllegalArgumentException e) {
       err.println(PREFIX + e.getMessage());
-      err.println(USAGE);
-      return USAGE_STATUS;
+      err.println(USAGE_LINE);
+      return USAGE;
     }
     TestbedSpark testbed = null;
     try {
@@ -196,7 +196,7 @@ public final class TerasortCommand implements Command {
       return FAILURE;
     } catch (IllegalStateException e) {
       err.println(PREFIX + e.getMessage());
-      return USAGE_STATUS;
+      return USAGE;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       err.println(PREFIX + "interrupted");
@@ -207,8 +207,6 @@ public final class TerasortCommand implements Command {
       }
     }
   }
-
-  private static final int USAGE_STATUS = Command.USAGE;
 
   static Options parse(String[] args) {
     Flags f =
