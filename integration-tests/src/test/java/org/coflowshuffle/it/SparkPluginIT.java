@@ -65,7 +65,8 @@ class SparkPluginIT {
                 DifferentialApp.class.getName(),
                 jars.app(),
                 pluginJar ? List.of(jars.plugin()) : List.of(),
-                conf)
+                conf,
+                Map.of())
             .run(List.of(result.toString()), log);
     assertEquals(0, status, "spark-submit " + name + " failed; see " + log);
     return json.readTree(result.toFile());

@@ -20,6 +20,28 @@ public interface BlockSource {
   }
 
   /**
+   * How a fetch names a block on a server that holds the blocks of many applications and executors
+   * (a NodeManager's shuffle service): {@code APP/EXECUTOR/BLOCK}. An executor's own server takes
+   * the bare block id.
+   */
+  static String qualified(String appId, String executorId, String blockId) {
+    return appId + "/" + executorId + "/" + blockId;
+  }
+
+  /**
+   * The application, executor and block id of a {@link #qualified} name.
+   *
+   * @throws IOException naming the expected form when {@code name} is not one
+   */
+  static String[] unqualified(String name) throws IOException {
+    String[] parts = name.split("/", -1);
+    if (parts.length != 3 || parts[0].isEmpty() || parts[1].isEmpty() || parts[2].isEmpty()) {
+      throw new IOException("expected APP/EXECUTOR/BLOCK, got \"" + name + "\"");
+    }
+    return parts;
+  }
+
+  /**
    * The segment holding {@code blockId}.
    *
    * @throws IOException with a message naming the block when it does not exist

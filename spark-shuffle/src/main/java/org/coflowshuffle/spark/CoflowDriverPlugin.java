@@ -3,6 +3,9 @@ package org.coflowshuffle.spark;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.apache.spark.SparkContext;
 import org.apache.spark.api.plugin.DriverPlugin;
 import org.apache.spark.api.plugin.PluginContext;
@@ -20,6 +23,17 @@ public final class CoflowDriverPlugin implements DriverPlugin {
 
   private static final Logger LOG = LoggerFactory.getLogger(CoflowDriverPlugin.class);
   private static volatile LiveCoordinator current;
+
+  /** How often the log shows what each fetching stage has left and its rates. */
+  static final long STATUS_SECONDS = 10;
+
+  private final ScheduledExecutorService statusLog =
+      Executors.newSingleThreadScheduledExecutor(
+          r -> {
+            Thread t = new Thread(r, "coflow-status-log");
+            t.setDaemon(true);
+            return t;
+          });
   private static volatile ReducerPlacer placer;
   private final Map<String, Messages.PacedEndpoint> endpoints = new ConcurrentHashMap<>();
 
@@ -44,6 +58,11 @@ public final class CoflowDriverPlugin implements DriverPlugin {
             () -> (System.nanoTime() - start) / 1e9);
     sc.addSparkListener(new ShuffleProgressListener(coordinator));
     current = coordinator;
+    statusLog.scheduleWithFixedDelay(
+        () -> coordinator.status().forEach(line -> LOG.info("coflow: fetching {}", line)),
+        STATUS_SECONDS,
+        STATUS_SECONDS,
+        TimeUnit.SECONDS);
     if (conf.placement()) {
       try {
         ReducerPlacer p = new ReducerPlacer(coordinator);
@@ -69,13 +88,13 @@ public final class CoflowDriverPlugin implements DriverPlugin {
     if (message instanceof Messages.RateQuery q) {
       return c == null
           ? Double.POSITIVE_INFINITY
-          : c.rate(q.shuffleId(), q.reducer(), q.sourceExecutor());
+          : c.rate(q.shuffleId(), q.reducer(), q.sourceExecutor(), q.fetchingExecutor());
     }
     if (message instanceof Messages.Delivered d) {
       if (c != null) {
         c.delivered(d.shuffleId(), d.reducer(), d.sourceExecutor(), d.bytes());
       }
-      return Boolean.TRUE;
+      return null; // sent one-way
     }
     if (message instanceof Messages.PacedEndpoint e) {
       endpoints.put(e.executorId(), e);
@@ -90,6 +109,7 @@ public final class CoflowDriverPlugin implements DriverPlugin {
 
   @Override
   public void shutdown() {
+    statusLog.shutdownNow();
     PreferredLocationsHook.uninstall();
     current = null;
   }

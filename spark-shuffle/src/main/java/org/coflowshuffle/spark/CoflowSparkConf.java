@@ -24,6 +24,10 @@ import org.coflowshuffle.core.scheme.Schemes;
  * @param hostBandwidth {@code spark.coflow.hostBandwidth}: machines whose links differ from {@code
  *     executorBandwidth}, as {@code host=size,...} (e.g. {@code 10.0.0.5=62m,worker7=1g}); host
  *     names as Spark's executors report them
+ * @param shuffleServicePort {@code spark.coflow.shuffleService.port}: with the external shuffle
+ *     service on, the port of the coflow NodeManager service's paced server on every node (its
+ *     {@code coflow.shuffle.service.port}, usually 7338); 0, the default, leaves fetches from an
+ *     external shuffle service unpaced
  */
 public record CoflowSparkConf(
     String scheme,
@@ -31,7 +35,8 @@ public record CoflowSparkConf(
     double starvationSeconds,
     boolean placement,
     boolean workConserving,
-    Map<String, Double> hostBandwidth) {
+    Map<String, Double> hostBandwidth,
+    int shuffleServicePort) {
 
   public static final String SCHEME = "spark.coflow.scheme";
   public static final String EXECUTOR_BANDWIDTH = "spark.coflow.executorBandwidth";
@@ -39,6 +44,7 @@ public record CoflowSparkConf(
   public static final String PLACEMENT = "spark.coflow.placement.enabled";
   public static final String HOST_BANDWIDTH = "spark.coflow.hostBandwidth";
   public static final String WORK_CONSERVING = "spark.coflow.workConserving";
+  public static final String SHUFFLE_SERVICE_PORT = "spark.coflow.shuffleService.port";
 
   /**
    * {@code spark.coflow.fetch.paced}: fetch remote shuffle blocks through the paced transport, at
@@ -81,7 +87,33 @@ public record CoflowSparkConf(
     }
     boolean workConserving = conf.getBoolean(WORK_CONSERVING, false);
     return new CoflowSparkConf(
-        scheme, bandwidth, delta, placement, workConserving, Map.copyOf(hosts));
+        scheme,
+        bandwidth,
+        delta,
+        placement,
+        workConserving,
+        Map.copyOf(hosts),
+        shuffleServicePort(conf));
+  }
+
+  /**
+   * {@code spark.coflow.shuffleService.port} alone, as executors read it (they need no other
+   * setting).
+   *
+   * @throws IllegalArgumentException naming the key when it is not a port
+   */
+  public static int shuffleServicePort(SparkConf conf) {
+    int port;
+    try {
+      port = conf.getInt(SHUFFLE_SERVICE_PORT, 0);
+    } catch (RuntimeException e) {
+      throw new IllegalArgumentException(SHUFFLE_SERVICE_PORT + ": " + e.getMessage(), e);
+    }
+    if (port < 0 || port > 65535) {
+      throw new IllegalArgumentException(
+          SHUFFLE_SERVICE_PORT + " must be a port (0-65535), got " + port);
+    }
+    return port;
   }
 
   /** The scheme options these settings give. */

@@ -102,7 +102,8 @@ final class DriverLink {
       return Double.POSITIVE_INFINITY;
     }
     try {
-      Object reply = ctx.ask(new Messages.RateQuery(shuffleId, reducer, sourceExecutor));
+      Object reply =
+          ctx.ask(new Messages.RateQuery(shuffleId, reducer, sourceExecutor, ctx.executorID()));
       return reply instanceof Double d && d >= 0 ? d : Double.POSITIVE_INFINITY;
     } catch (Exception e) {
       warnOnce(

@@ -33,7 +33,8 @@ final class Messages {
    * Double}, bytes per second ({@code Infinity} for no limit). Asking marks the reducer as
    * fetching.
    */
-  record RateQuery(int shuffleId, int reducer, String sourceExecutor) implements Serializable {}
+  record RateQuery(int shuffleId, int reducer, String sourceExecutor, String fetchingExecutor)
+      implements Serializable {}
 
   /** A reducer received {@code bytes} from an executor. Sent, no reply. */
   record Delivered(int shuffleId, int reducer, String sourceExecutor, long bytes)

@@ -16,8 +16,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Spark has no setting for the block client an executor uses: {@code BlockManager} keeps it in a
  * final field set at start-up, read by every shuffle fetch. It is swapped once, by reflection,
- * before any task runs; with the external shuffle service on, it is left alone (blocks are then
- * served by that service, not by executors).
+ * before any task runs. With the external shuffle service on, the executor serves nothing itself:
+ * the coflow NodeManager service ({@code yarn-scheduler/}) serves every node's files, paced, on
+ * {@code spark.coflow.shuffleService.port}; without that setting fetches stay Spark's.
  */
 final class PacedFetchInstaller implements AutoCloseable {
 
@@ -33,30 +34,55 @@ final class PacedFetchInstaller implements AutoCloseable {
 
   /** Installs the paced transport; null (and one log line) when this executor cannot have it. */
   static PacedFetchInstaller install(PluginContext ctx) {
-    if (ctx.conf().getBoolean("spark.shuffle.service.enabled", false)) {
-      LOG.warn("coflow: shuffle fetches are not paced: the external shuffle service serves them");
+    boolean external = ctx.conf().getBoolean("spark.shuffle.service.enabled", false);
+    int servicePort;
+    try {
+      servicePort = external ? CoflowSparkConf.shuffleServicePort(ctx.conf()) : 0;
+    } catch (IllegalArgumentException e) {
+      LOG.warn("coflow: shuffle fetches are not paced: bad setting {}", e.getMessage());
       return null;
     }
-    PacedBlockServer server = new PacedBlockServer(new ShuffleBlockSource(), 2);
+    if (external && servicePort == 0) {
+      LOG.warn(
+          "coflow: shuffle fetches are not paced: the external shuffle service serves them"
+              + " (set {} to the port of the coflow NodeManager service to pace them)",
+          CoflowSparkConf.SHUFFLE_SERVICE_PORT);
+      return null;
+    }
+    // With the external shuffle service, each node's coflow service serves the files; else this
+    // executor serves its own.
+    PacedBlockServer server = external ? null : new PacedBlockServer(new ShuffleBlockSource(), 2);
     try {
       BlockManager bm = SparkEnv.get().blockManager();
-      // The host Spark's own fetches reach this executor at (an executor's RPC environment has no
-      // address of its own, so the plugin context cannot tell).
-      String host = bm.blockManagerId().host();
-      int port = server.start(host, 0);
       Field field = BlockManager.class.getDeclaredField("blockStoreClient");
       field.setAccessible(true);
       BlockStoreClient spark = (BlockStoreClient) field.get(bm);
-      PacedShuffleClient client = new PacedShuffleClient(spark);
-      field.set(bm, client);
-      if (!DriverLink.register(new Messages.PacedEndpoint(ctx.executorID(), host, port))) {
-        LOG.warn(
-            "coflow: this executor's blocks are fetched unpaced: the driver did not register it");
+      PacedShuffleClient client;
+      if (external) {
+        client =
+            new PacedShuffleClient(
+                spark, PacedShuffleClient.nodeService(ctx.conf().getAppId(), servicePort));
+        LOG.info(
+            "coflow: shuffle blocks fetched paced from each node's service on port {}",
+            servicePort);
+      } else {
+        // The host Spark's own fetches reach this executor at (an executor's RPC environment has
+        // no address of its own, so the plugin context cannot tell).
+        String host = bm.blockManagerId().host();
+        int port = server.start(host, 0);
+        client = new PacedShuffleClient(spark, PacedShuffleClient.executorServers());
+        if (!DriverLink.register(new Messages.PacedEndpoint(ctx.executorID(), host, port))) {
+          LOG.warn(
+              "coflow: this executor's blocks are fetched unpaced: the driver did not register it");
+        }
+        LOG.info("coflow: paced block server on {}:{}", host, port);
       }
-      LOG.info("coflow: paced block server on {}:{}", host, port);
+      field.set(bm, client);
       return new PacedFetchInstaller(server, client);
     } catch (Exception | LinkageError e) {
-      server.close();
+      if (server != null) {
+        server.close();
+      }
       LOG.warn("coflow: shuffle fetches are not paced: {}", e.toString());
       return null;
     }
@@ -67,6 +93,8 @@ final class PacedFetchInstaller implements AutoCloseable {
     LOG.info(
         "coflow: {} bytes of shuffle blocks fetched paced", PacedShuffleClient.pacedBytes.get());
     client.stop();
-    server.close();
+    if (server != null) {
+      server.close();
+    }
   }
 }

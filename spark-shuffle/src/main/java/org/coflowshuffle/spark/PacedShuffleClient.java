@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
@@ -26,6 +27,7 @@ import org.apache.spark.network.shuffle.DownloadFileManager;
 import org.apache.spark.network.shuffle.MergeFinalizerListener;
 import org.apache.spark.network.shuffle.MergedBlocksMetaListener;
 import org.apache.spark.network.shuffle.checksum.Cause;
+import org.coflowshuffle.ratelimit.BlockSource;
 import org.coflowshuffle.ratelimit.PacedFetchClient;
 
 /**
@@ -42,7 +44,22 @@ final class PacedShuffleClient extends BlockStoreClient {
 
   static final long REFRESH_MS = 200;
 
+  /** Bytes per second below which a flow counts as held. */
+  static final double STALLED_RATE = 1024;
+
+  /**
+   * How long a flow may be held before it goes unpaced, by default: well past the default
+   * starvation threshold (60 s), after which a waiting coflow is served whatever its size.
+   */
+  static final long STALL_LIMIT_SECONDS = 180;
+
+  private final long stallLimitNanos;
+
+  /** Shuffles whose fetches go unpaced after one of them was held too long. */
+  private final Set<Integer> unpaced = ConcurrentHashMap.newKeySet();
+
   private final BlockStoreClient spark;
+  private final Route route;
   private final EventLoopGroup network = PacedFetchClient.newGroup(2);
   private final ScheduledExecutorService refresher =
       Executors.newSingleThreadScheduledExecutor(
@@ -76,6 +93,9 @@ final class PacedShuffleClient extends BlockStoreClient {
     }
 
     double currentRate() {
+      if (unpaced.contains(shuffleId)) {
+        return Double.POSITIVE_INFINITY;
+      }
       double sum = 0;
       for (int r : reducers) {
         sum += DriverLink.rate(shuffleId, r, source);
@@ -83,8 +103,31 @@ final class PacedShuffleClient extends BlockStoreClient {
       return sum;
     }
 
+    /** Since when the flow has been held below {@link #STALLED_RATE}; 0 while it moves. */
+    long stalledSince;
+
     void refresh() {
       double now = currentRate();
+      long t = System.nanoTime();
+      if (now >= STALLED_RATE) {
+        stalledSince = 0;
+      } else if (stalledSince == 0) {
+        stalledSince = t;
+      } else if (t - stalledSince > stallLimitNanos) {
+        // A schedule serves every coflow within its starvation threshold; one that holds a flow
+        // this long is wrong, and a fetch held forever would hang the job.
+        DriverLink.warnOnce(
+            "stalled " + shuffleId,
+            "coflow: shuffle "
+                + shuffleId
+                + ": a fetch was held for "
+                + stallLimitNanos / 1_000_000_000.0
+                + " s; its flows of this shuffle go unpaced from now on");
+        unpaced.add(shuffleId);
+      }
+      if (unpaced.contains(shuffleId)) {
+        now = Double.POSITIVE_INFINITY;
+      }
       // A change of more than 1%, or to or from no limit (where the difference is not a number).
       if (Math.abs(now - rate) > 0.01 * Math.max(now, rate)
           || Double.isInfinite(now) != Double.isInfinite(rate)) {
@@ -94,8 +137,43 @@ final class PacedShuffleClient extends BlockStoreClient {
     }
   }
 
-  PacedShuffleClient(BlockStoreClient spark) {
+  /** Where the paced copy of what an executor wrote is served, and by which block names. */
+  @FunctionalInterface
+  interface Route {
+    /**
+     * The paced server for blocks Spark would fetch from {@code host:port} of {@code execId}.
+     *
+     * @return empty to leave the fetch to Spark
+     */
+    Optional<Target> of(String host, int port, String execId);
+  }
+
+  /** A paced server, and what it wants before each block id ({@code ""} for nothing). */
+  record Target(String host, int port, String blockPrefix) {}
+
+  /** Each executor serves its own blocks; the driver knows where (no server: not paced). */
+  static Route executorServers() {
+    return (host, port, execId) ->
+        DriverLink.endpoint(execId).map(e -> new Target(e.host(), e.port(), ""));
+  }
+
+  /**
+   * Each node's shuffle service serves the blocks of every executor that ran there, paced on {@code
+   * pacedPort}, naming them {@link BlockSource#qualified}.
+   */
+  static Route nodeService(String appId, int pacedPort) {
+    return (host, port, execId) ->
+        Optional.of(new Target(host, pacedPort, BlockSource.qualified(appId, execId, "")));
+  }
+
+  PacedShuffleClient(BlockStoreClient spark, Route route) {
+    this(spark, route, TimeUnit.SECONDS.toNanos(STALL_LIMIT_SECONDS));
+  }
+
+  PacedShuffleClient(BlockStoreClient spark, Route route, long stallLimitNanos) {
     this.spark = spark;
+    this.route = route;
+    this.stallLimitNanos = stallLimitNanos;
     refresher.scheduleWithFixedDelay(
         () -> active.forEach(Flow::refresh), REFRESH_MS, REFRESH_MS, TimeUnit.MILLISECONDS);
   }
@@ -121,17 +199,17 @@ final class PacedShuffleClient extends BlockStoreClient {
         reducers.add(r);
       }
     }
-    var endpoint =
+    Target target =
         shuffleId < 0 || downloadFileManager != null
             ? null
-            : DriverLink.endpoint(execId).orElse(null);
-    if (endpoint == null) {
+            : route.of(host, port, execId).orElse(null);
+    if (target == null) {
       spark.fetchBlocks(host, port, execId, blockIds, listener, downloadFileManager);
       return;
     }
     PacedFetchClient client;
     try {
-      client = PacedFetchClient.connect(endpoint.host(), endpoint.port(), network);
+      client = PacedFetchClient.connect(target.host(), target.port(), network);
     } catch (IOException e) {
       fallBack(execId, e, host, port, blockIds, listener);
       return;
@@ -148,7 +226,8 @@ final class PacedShuffleClient extends BlockStoreClient {
       ByteBuf buf = Unpooled.buffer();
       all.add(
           client
-              .fetch(flowId, blockId, flow.rate, chunk -> buf.writeBytes(chunk))
+              .fetch(
+                  flowId, target.blockPrefix() + blockId, flow.rate, chunk -> buf.writeBytes(chunk))
               .whenComplete(
                   (size, error) -> {
                     if (error == null && !failed.get() && left.remove(blockId)) {

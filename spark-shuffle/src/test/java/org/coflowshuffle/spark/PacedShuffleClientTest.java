@@ -40,6 +40,7 @@ class PacedShuffleClientTest {
 
   @TempDir Path dir;
   private PacedBlockServer server;
+  private int serverPort;
   private final List<String> sparkFetched = new CopyOnWriteArrayList<>();
   private PacedShuffleClient client;
   private byte[] content;
@@ -79,6 +80,7 @@ class PacedShuffleClientTest {
         };
     server = new PacedBlockServer(source, 1);
     int port = server.start("127.0.0.1", 0);
+    serverPort = port;
     PluginContext driver = mock(PluginContext.class);
     when(driver.ask(any()))
         .thenAnswer(
@@ -93,7 +95,7 @@ class PacedShuffleClientTest {
               return Boolean.TRUE;
             });
     DriverLink.connect(driver);
-    client = new PacedShuffleClient(spark);
+    client = new PacedShuffleClient(spark, PacedShuffleClient.executorServers());
   }
 
   @AfterEach
@@ -144,6 +146,63 @@ class PacedShuffleClientTest {
         new String(got.blocks.get("shuffle_0_1_0"), StandardCharsets.UTF_8),
         "a block the paced sender cannot serve is fetched by Spark's client");
     assertEquals(List.of("shuffle_0_1_0"), sparkFetched);
+  }
+
+  @Test
+  void withNodeServicesBlocksAreAskedForByQualifiedNameOnTheServicePort() throws Exception {
+    File file = dir.resolve("data").toFile();
+    List<String> asked = new java.util.concurrent.CopyOnWriteArrayList<>();
+    PacedBlockServer service =
+        new PacedBlockServer(
+            name -> {
+              asked.add(name);
+              return new BlockSource.Segment(file, 0, content.length);
+            },
+            1);
+    int port = service.start("127.0.0.1", 0);
+    PacedShuffleClient viaService =
+        new PacedShuffleClient(spark, PacedShuffleClient.nodeService("app-7", port));
+    try {
+      Collected got = new Collected();
+      viaService.fetchBlocks(
+          "127.0.0.1", 7337, "exec-2", new String[] {"shuffle_0_0_0"}, got, null);
+      got.await(1);
+      assertArrayEquals(content, got.blocks.get("shuffle_0_0_0"));
+      assertEquals(List.of("app-7/exec-2/shuffle_0_0_0"), asked);
+      assertEquals(List.of(), sparkFetched, "nothing went to Spark's client");
+    } finally {
+      viaService.stop();
+      service.close();
+    }
+  }
+
+  @Test
+  void aFlowHeldPastTheStallLimitGoesUnpaced() throws Exception {
+    PluginContext holding = mock(PluginContext.class);
+    int port = serverPort;
+    when(holding.ask(any()))
+        .thenAnswer(
+            call ->
+                call.getArgument(0) instanceof Messages.WhereIsPaced
+                    ? "127.0.0.1:" + port
+                    : call.getArgument(0) instanceof Messages.RateQuery ? 0.0 : Boolean.TRUE);
+    DriverLink.disconnect();
+    DriverLink.connect(holding);
+    PacedShuffleClient held =
+        new PacedShuffleClient(
+            spark, PacedShuffleClient.executorServers(), TimeUnit.MILLISECONDS.toNanos(600));
+    try {
+      Collected got = new Collected();
+      long start = System.nanoTime();
+      held.fetchBlocks("h", 1, "exec-1", new String[] {"shuffle_0_0_0"}, got, null);
+      got.await(1);
+      double seconds = (System.nanoTime() - start) / 1e9;
+      assertArrayEquals(content, got.blocks.get("shuffle_0_0_0"), "delivered after all");
+      assertTrue(seconds >= 0.6, "held until the limit: " + seconds + " s");
+      assertEquals(List.of(), sparkFetched, "by the paced transport, unpaced");
+    } finally {
+      held.stop();
+    }
   }
 
   @Test

@@ -18,7 +18,10 @@ final class FetchingCoflow {
 
   final Coflow coflow;
   final double arrival;
-  final List<String> reducerExecutors;
+
+  /** Per reducer, the executor it runs on: where it was placed until it asks from elsewhere. */
+  private final String[] reducerExecutors;
+
   private final List<String> flowSources;
   private final double[] remaining;
 
@@ -43,7 +46,7 @@ final class FetchingCoflow {
       int[] flowShuffle) {
     this.coflow = coflow;
     this.arrival = arrival;
-    this.reducerExecutors = List.copyOf(reducerExecutors);
+    this.reducerExecutors = reducerExecutors.toArray(new String[0]);
     this.flowSources = List.copyOf(flowSources);
     this.remaining = coflow.flows().stream().mapToDouble(Flow::bytes).toArray();
     Map<FlowKey, List<Integer>> byKey = new HashMap<>();
@@ -73,16 +76,39 @@ final class FetchingCoflow {
   }
 
   /**
+   * A reducer fetches from {@code executor}: where it really runs, which is not where it was placed
+   * when Spark gave up waiting for that executor. What it reads from the executor it was placed on
+   * then crosses the network, and what it reads from its own does not.
+   *
+   * @return whether this changed anything
+   */
+  boolean runsOn(int reducer, String executor) {
+    if (executor == null
+        || reducer < 0
+        || reducer >= reducerExecutors.length
+        || executor.equals(reducerExecutors[reducer])) {
+      return false;
+    }
+    reducerExecutors[reducer] = executor;
+    return true;
+  }
+
+  /** Whether flow {@code k} stays on one executor: read from disk, it needs no network. */
+  private boolean local(int k) {
+    return flowSources.get(k).equals(reducerExecutors[coflow.flows().get(k).reducer()]);
+  }
+
+  /**
    * As the scheme sees it: every reducer pinned; null when one of its executors is gone.
    *
    * @param runningOnly count only the bytes of reducers fetching now (for rates), not all (for
    *     placing a new stage against the work ahead of it)
    */
   ActiveCoflow pinned(int index, HostIndex hosts, double now, boolean runningOnly) {
-    int n = reducerExecutors.size();
+    int n = reducerExecutors.length;
     int[] hostOf = new int[n];
     for (int r = 0; r < n; r++) {
-      hostOf[r] = hosts.indexOf(reducerExecutors.get(r));
+      hostOf[r] = hosts.indexOf(reducerExecutors[r]);
       if (hostOf[r] < 0) {
         return null;
       }
@@ -100,11 +126,9 @@ final class FetchingCoflow {
     Arrays.fill(pinned, true);
     Coflow c = new Coflow(coflow.id(), arrival, coflow.reducers(), flows);
     double[] left = remaining.clone();
-    if (runningOnly) {
-      for (int k = 0; k < left.length; k++) {
-        if (!running[reducer[k]]) {
-          left[k] = 0;
-        }
+    for (int k = 0; k < left.length; k++) {
+      if (local(k) || (runningOnly && !running[reducer[k]])) {
+        left[k] = 0;
       }
     }
     return new ActiveCoflow(index, c, left, hostOf, pinned, now - arrival, 0, src, reducer);
@@ -132,6 +156,41 @@ final class FetchingCoflow {
 
   void rates(double[] perFlow) {
     rates = perFlow == null ? null : perFlow.clone();
+  }
+
+  /**
+   * What its running reducers have left to fetch over the network and the rate they fetch at, one
+   * entry per reducer, e.g. {@code r4@7 12.3/40.1 MB at 3.20 MB/s} (reducer 4, running on executor
+   * 7: 12.3 of its 40.1 MB left), for logs.
+   */
+  String status() {
+    StringBuilder out = new StringBuilder();
+    for (int r = 0; r < running.length; r++) {
+      if (!running[r]) {
+        continue;
+      }
+      double left = 0;
+      double total = 0;
+      double rate = 0;
+      for (int k = 0; k < remaining.length; k++) {
+        if (coflow.flows().get(k).reducer() == r && !local(k)) {
+          left += remaining[k];
+          total += coflow.flows().get(k).bytes();
+          rate += rates == null ? Double.NaN : rates[k];
+        }
+      }
+      out.append(out.length() == 0 ? "" : ", ")
+          .append(
+              String.format(
+                  java.util.Locale.ROOT,
+                  "r%d@%s %.1f/%.1f MB at %.2f MB/s",
+                  r,
+                  reducerExecutors[r],
+                  left / 1e6,
+                  total / 1e6,
+                  rate / 1e6));
+    }
+    return out.length() == 0 ? "no reducer fetching" : out.toString();
   }
 
   /**

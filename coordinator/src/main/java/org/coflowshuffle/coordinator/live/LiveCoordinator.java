@@ -285,13 +285,17 @@ public final class LiveCoordinator {
    * fetching, until {@link #reducerDone}): 0 while its coflow waits behind shorter ones, {@link
    * Double#POSITIVE_INFINITY} when the shuffle is not being scheduled (unknown, finished, or its
    * flows were not modelled).
+   *
+   * @param fetcher the executor the reducer runs on (null if unknown): the decision follows it when
+   *     it is not where the reducer was placed
    */
-  public synchronized double rate(int shuffleId, int reducer, String source) {
+  public synchronized double rate(int shuffleId, int reducer, String source, String fetcher) {
     FetchingCoflow c = fetchingWith(shuffleId);
     if (c == null) {
       return Double.POSITIVE_INFINITY;
     }
     ratesStale |= c.running(reducer, true);
+    ratesStale |= c.runsOn(reducer, fetcher);
     double now = clock.getAsDouble();
     if (ratesStale || now >= ratesWakeUp) {
       decideRates(now);
@@ -340,6 +344,16 @@ public final class LiveCoordinator {
     groups.keySet().removeIf(group -> group.contains(shuffleId));
     placements.values().removeIf(p -> p.shuffleIds().contains(shuffleId));
     outputs.remove(shuffleId);
+  }
+
+  /**
+   * One line per placed stage still fetching: its shuffles, then per running reducer the bytes it
+   * has left and its current rate (see {@code FetchingCoflow#status}); for logs and status pages.
+   */
+  public synchronized List<String> status() {
+    List<String> lines = new ArrayList<>();
+    fetching.forEach((key, c) -> lines.add("shuffle " + name(key) + ": " + c.status()));
+    return lines;
   }
 
   /** Number of shuffles placed and still fetching. */

@@ -67,16 +67,35 @@ class LiveCoordinatorTest {
     c.mapOutput(2, 0, "1", new long[] {10_000_000, 10_000_000});
     ShufflePlacement small = c.place(2, 1, 2);
     int smallRemote = small.executorOf(0).executorId().equals("2") ? 0 : 1;
-    assertEquals(100 * MB, c.rate(1, bigRemote, "1"), 1e-3, "alone, the big stage gets the link");
-    assertEquals(100 * MB, c.rate(2, smallRemote, "1"), 1e-3, "the shorter coflow gets the link");
-    assertEquals(0, c.rate(1, bigRemote, "1"), 1e-3, "the longer one waits (not work-conserving)");
+    assertEquals(
+        100 * MB, c.rate(1, bigRemote, "1", null), 1e-3, "alone, the big stage gets the link");
+    assertEquals(
+        100 * MB, c.rate(2, smallRemote, "1", null), 1e-3, "the shorter coflow gets the link");
+    assertEquals(
+        0, c.rate(1, bigRemote, "1", null), 1e-3, "the longer one waits (not work-conserving)");
     c.delivered(2, smallRemote, "1", 4_000_000);
-    assertEquals(100 * MB, c.rate(2, smallRemote, "1"), 1e-3);
+    assertEquals(100 * MB, c.rate(2, smallRemote, "1", null), 1e-3);
     c.reducerDone(2, smallRemote);
-    assertEquals(100 * MB, c.rate(1, bigRemote, "1"), 1e-3, "then the longer one goes");
+    assertEquals(100 * MB, c.rate(1, bigRemote, "1", null), 1e-3, "then the longer one goes");
     c.fetchFinished(2);
-    assertEquals(Double.POSITIVE_INFINITY, c.rate(2, smallRemote, "1"), "finished: no limit");
-    assertEquals(Double.POSITIVE_INFINITY, c.rate(9, 0, "1"), "unknown: no limit");
+    assertEquals(Double.POSITIVE_INFINITY, c.rate(2, smallRemote, "1", null), "finished: no limit");
+    assertEquals(Double.POSITIVE_INFINITY, c.rate(9, 0, "1", null), "unknown: no limit");
+  }
+
+  @Test
+  void aReducerRunningAwayFromItsPlacementIsPacedWhereItRuns() throws Exception {
+    LiveCoordinator c = coordinator("rpc");
+    c.mapOutput(1, 0, "1", new long[] {500_000_000, 500_000_000});
+    ShufflePlacement p = c.place(1, 1, 2);
+    int placedOnOne = p.executorOf(0).executorId().equals("1") ? 0 : 1;
+    assertEquals(
+        "shuffle 1: no reducer fetching", c.status().get(0), "nothing asked for a rate yet");
+    // Spark gave up waiting for executor 1: the reducer placed there runs on 2, and what it reads
+    // from 1 now crosses the network. Modelled as local, it would get no rate and never finish.
+    assertEquals(100 * MB, c.rate(1, placedOnOne, "1", "2"), 1e-3);
+    assertTrue(
+        c.status().get(0).startsWith("shuffle 1: r" + placedOnOne + "@2 500.0/500.0 MB at 100.00"),
+        c.status().get(0));
   }
 
   @Test

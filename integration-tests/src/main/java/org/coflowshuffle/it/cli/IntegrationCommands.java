@@ -7,7 +7,7 @@ import org.coflowshuffle.coordinator.cli.CommandProvider;
 
 /**
  * The commands of {@code bin/coflow} that run real Spark parts: {@code terasort}, {@code bench
- * fetch}.
+ * fetch}, {@code bench terasort-yarn}, {@code testbed ...}.
  */
 public final class IntegrationCommands implements CommandProvider {
 
@@ -16,6 +16,7 @@ public final class IntegrationCommands implements CommandProvider {
     Map<String, Command> commands = new LinkedHashMap<>();
     commands.put("terasort", new TerasortCommand());
     commands.put("bench fetch", new org.coflowshuffle.it.bench.FetchBenchCommand());
+    commands.put("bench terasort-yarn", new TerasortYarnCommand());
     commands.putAll(org.coflowshuffle.it.testbed.TestbedCommands.all());
     return commands;
   }

@@ -17,6 +17,7 @@ import java.util.Map;
  * @param appJar the application's JAR
  * @param jars extra JARs ({@code --jars}), e.g. the plugin's
  * @param conf {@code --conf} settings
+ * @param env environment on top of this process's, e.g. {@code HADOOP_CONF_DIR} for YARN
  */
 public record SparkSubmit(
     Path sparkHome,
@@ -24,7 +25,8 @@ public record SparkSubmit(
     String mainClass,
     Path appJar,
     List<Path> jars,
-    Map<String, String> conf) {
+    Map<String, String> conf,
+    Map<String, String> env) {
 
   /**
    * Settings every run gets: no web UI, Kryo (as production jobs use), and shuffle blocks of other
@@ -61,6 +63,7 @@ public record SparkSubmit(
     ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
     pb.redirectOutput(log.toFile());
     pb.environment().put("SPARK_HOME", sparkHome.toString());
+    pb.environment().putAll(env);
     return pb.start().waitFor();
   }
 }

@@ -3,6 +3,7 @@ package org.coflowshuffle.it.placement;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeoutException;
@@ -13,6 +14,7 @@ import org.apache.spark.scheduler.SparkListenerStageCompleted;
 import org.apache.spark.scheduler.SparkListenerStageSubmitted;
 import org.apache.spark.scheduler.SparkListenerTaskEnd;
 import org.apache.spark.scheduler.StageInfo;
+import org.apache.spark.scheduler.TaskInfo;
 import scala.jdk.javaapi.CollectionConverters;
 
 /**
@@ -23,7 +25,7 @@ import scala.jdk.javaapi.CollectionConverters;
 public final class ReduceTaskLog extends SparkListener {
 
   /** One reduce task as it ran. */
-  public record Task(int shuffleId, int partition, String executorId) {}
+  public record Task(int shuffleId, int partition, String executorId, String host) {}
 
   /**
    * What the reduce stages of one job group did.
@@ -32,8 +34,9 @@ public final class ReduceTaskLog extends SparkListener {
    *     shuffle's completion time as Spark sees it (map output complete to last reducer done)
    * @param tasks reduce tasks that succeeded
    * @param placed of those, tasks that ran on the executor the coordinator chose
+   * @param hosts of those, how many ran on each host
    */
-  public record Summary(double stageSeconds, int tasks, int placed) {}
+  public record Summary(double stageSeconds, int tasks, int placed, Map<String, Integer> hosts) {}
 
   private static final class Stage {
     final String group;
@@ -91,7 +94,8 @@ public final class ReduceTaskLog extends SparkListener {
   public void onTaskEnd(SparkListenerTaskEnd end) {
     Stage s = reduceStages.get(end.stageId());
     if (s != null && end.taskInfo().successful()) {
-      s.tasks.add(new Task(s.shuffleId, end.taskInfo().partitionId(), end.taskInfo().executorId()));
+      TaskInfo t = end.taskInfo();
+      s.tasks.add(new Task(s.shuffleId, t.partitionId(), t.executorId(), t.host()));
     }
   }
 
@@ -117,6 +121,7 @@ public final class ReduceTaskLog extends SparkListener {
     double seconds = 0;
     int tasks = 0;
     int placed = 0;
+    Map<String, Integer> hosts = new TreeMap<>();
     for (Stage s : reduceStages.values()) {
       if (!group.equals(s.group) || s.submitted == 0) {
         continue;
@@ -124,11 +129,12 @@ public final class ReduceTaskLog extends SparkListener {
       seconds += (s.completed - s.submitted) / 1000.0;
       for (Task t : s.tasks) {
         tasks++;
+        hosts.merge(t.host(), 1, Integer::sum);
         if (plugin && PlacementCheck.ranWherePlaced(t)) {
           placed++;
         }
       }
     }
-    return new Summary(seconds, tasks, placed);
+    return new Summary(seconds, tasks, placed, hosts);
   }
 }

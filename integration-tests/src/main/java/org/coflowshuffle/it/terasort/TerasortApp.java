@@ -22,8 +22,8 @@ import org.coflowshuffle.it.placement.ReduceTaskLog;
  *   <li>{@code sort IN OUT JOBS REDUCERS GEN_JSON RESULT stock|plugin [mixed]}: JOBS TeraSorts of
  *       IN at once (one job group each; with {@code mixed}, job j sorts the first (j+1)/JOBS of the
  *       parts), then TeraValidate of each output against GEN_JSON's per-part checksums; writes per
- *       job the reduce stage's time, the wall time, and how many reduce tasks ran where the
- *       coordinator placed them (with {@code plugin}).
+ *       job the reduce stage's time, the wall time, the hosts its reduce tasks ran on, and how many
+ *       of them ran where the coordinator placed them (with {@code plugin}).
  * </ul>
  */
 public final class TerasortApp {
@@ -112,6 +112,7 @@ public final class TerasortApp {
         job.put("jobSeconds", wall.get(j));
         job.put("reduceTasks", sum.tasks());
         job.put("placedTasksMatched", sum.placed());
+        job.putPOJO("reduceHosts", sum.hosts());
         TeraValidate.Result v = TeraValidate.run(sc, out + "/job-" + j, expected[j]);
         job.put("records", expected[j].records());
         job.put("valid", v.ok());

@@ -25,17 +25,26 @@ public final class Testbed {
 
   private final String prefix;
   private final String subnet;
+  private final String hostName;
 
   /**
    * @param prefix of every name it creates (at most 8 characters: Linux names are short)
    * @param subnet the first three octets of its /24, e.g. {@code 10.77.0}
+   * @param hostName what host names start with, before the host's number (e.g. {@code h}); they
+   *     resolve machine-wide while the testbed is up, so testbeds up at once need different ones
    */
-  public Testbed(String prefix, String subnet) {
+  public Testbed(String prefix, String subnet, String hostName) {
     if (!prefix.matches("[a-z][a-z0-9]{0,7}")) {
       throw new IllegalArgumentException("testbed prefix must be 1-8 lower-case letters or digits");
     }
     this.prefix = prefix;
     this.subnet = subnet;
+    this.hostName = hostName;
+  }
+
+  /** A testbed whose hosts are named like their namespaces ({@code PREFIX-h1}, ...). */
+  public Testbed(String prefix, String subnet) {
+    this(prefix, subnet, prefix + "-h");
   }
 
   String bridge() {
@@ -53,7 +62,11 @@ public final class Testbed {
     for (int i = 1; i <= rates.length; i++) {
       hosts.add(
           new HostLink(
-              "h" + i, prefix + "-h" + i, subnet + "." + (10 + i), rates[i - 1], rates[i - 1]));
+              hostName + i,
+              prefix + "-h" + i,
+              subnet + "." + (10 + i),
+              rates[i - 1],
+              rates[i - 1]));
     }
     return hosts;
   }
@@ -151,10 +164,48 @@ public final class Testbed {
         Files.createDirectories(etc);
         Files.writeString(etc.resolve("hosts"), names + h.address() + " " + machineName() + "\n");
       }
+      // The hosts' names resolve on the machine too: YARN names its nodes by host name, and the
+      // driver and ResourceManager, outside the namespaces, must reach them by that name.
+      StringBuilder machine = new StringBuilder();
+      for (HostLink h : hosts) {
+        machine.append(h.address()).append(' ').append(h.name()).append('\n');
+      }
+      Files.writeString(MACHINE_HOSTS, withBlock(readHosts(), marker(), machine.toString()));
     } catch (IOException | RuntimeException e) {
       down();
       throw e;
     }
+  }
+
+  private static final Path MACHINE_HOSTS = Path.of("/etc/hosts");
+
+  private String marker() {
+    return "# " + prefix + " testbed";
+  }
+
+  private static String readHosts() throws IOException {
+    return Files.exists(MACHINE_HOSTS) ? Files.readString(MACHINE_HOSTS) : "";
+  }
+
+  /**
+   * A hosts file with the lines that end in {@code marker} replaced by {@code block}'s lines, each
+   * marked, so that {@link #down} removes exactly what {@link #up} added.
+   */
+  static String withBlock(String hostsFile, String marker, String block) {
+    StringBuilder out = new StringBuilder();
+    String[] lines = hostsFile.split("\n", -1);
+    int n = lines.length > 0 && lines[lines.length - 1].isEmpty() ? lines.length - 1 : lines.length;
+    for (int i = 0; i < n; i++) {
+      if (!lines[i].endsWith(marker)) {
+        out.append(lines[i]).append('\n');
+      }
+    }
+    for (String line : block.split("\n")) {
+      if (!line.isBlank()) {
+        out.append(line).append(' ').append(marker).append('\n');
+      }
+    }
+    return out.toString();
   }
 
   private static String machineName() throws IOException, InterruptedException {
@@ -198,6 +249,18 @@ public final class Testbed {
       }
     }
     exec(List.of("ip", "link", "del", bridge()), false);
+    // A namespace that a process still holds outlives its deletion, and its pair with it.
+    for (String line : exec(List.of("ip", "-o", "link", "show"), false).out.split("\n")) {
+      String[] fields = line.split(":\\s+");
+      if (fields.length > 1 && fields[1].startsWith(prefix + "-v")) {
+        exec(List.of("ip", "link", "del", fields[1].split("@")[0]), false);
+      }
+    }
+    String hostsFile = readHosts();
+    String without = withBlock(hostsFile, marker(), "");
+    if (!without.equals(hostsFile)) {
+      Files.writeString(MACHINE_HOSTS, without);
+    }
     Path etc = Path.of("/etc/netns");
     if (Files.isDirectory(etc)) {
       try (Stream<Path> dirs = Files.list(etc)) {

@@ -26,7 +26,7 @@ public final class TestbedCommands {
   /** Where {@code up} records the hosts it made, for {@code check}. */
   static final Path STATE = Path.of("/tmp/coflow-testbed.json");
 
-  private static final Testbed TESTBED = new Testbed("coflow", "10.77.0");
+  private static final Testbed TESTBED = new Testbed("coflow", "10.77.0", "h");
 
   private TestbedCommands() {}
 
@@ -40,6 +40,52 @@ public final class TestbedCommands {
       throw new IllegalStateException("no testbed is up; run 'coflow testbed up' first");
     }
     return new ObjectMapper().readValue(STATE.toFile(), new TypeReference<List<HostLink>>() {});
+  }
+
+  /**
+   * A testbed for one benchmark: the one that is up when its hosts have these links, else a new one
+   * that {@link #close} takes down again.
+   */
+  public static final class Session implements AutoCloseable {
+    private final List<HostLink> hosts;
+    private final boolean ours;
+
+    private Session(List<HostLink> hosts, boolean ours) {
+      this.hosts = hosts;
+      this.ours = ours;
+    }
+
+    public List<HostLink> hosts() {
+      return hosts;
+    }
+
+    @Override
+    public void close() throws IOException, InterruptedException {
+      if (ours) {
+        TESTBED.down();
+        Files.deleteIfExists(STATE);
+      }
+    }
+  }
+
+  /**
+   * Starts a session on the testbed of {@code profile}.
+   *
+   * @throws IllegalStateException when a testbed with other links is up
+   */
+  public static Session session(String profile, int hosts, int mbit)
+      throws IOException, InterruptedException {
+    List<HostLink> links = TESTBED.hosts(TestbedProfile.rates(profile, hosts, mbit));
+    if (TESTBED.isUp()) {
+      if (!links.equals(hostsUp())) {
+        throw new IllegalStateException(
+            "a testbed with other links is up; run 'coflow testbed down' first");
+      }
+      return new Session(links, false);
+    }
+    TESTBED.up(links);
+    new ObjectMapper().writeValue(STATE.toFile(), links);
+    return new Session(links, true);
   }
 
   /** The machine's own address on the testbed's bridge. */

@@ -20,11 +20,9 @@ public final class TestbedSpark implements AutoCloseable {
 
   private final List<Process> processes = new ArrayList<>();
   private final String gateway;
-  private final List<HostLink> hosts;
 
-  private TestbedSpark(String gateway, List<HostLink> hosts) {
+  private TestbedSpark(String gateway) {
     this.gateway = gateway;
-    this.hosts = hosts;
   }
 
   /**
@@ -36,7 +34,7 @@ public final class TestbedSpark implements AutoCloseable {
   public static TestbedSpark start(
       Path sparkHome, String gateway, List<HostLink> hosts, int cores, int memoryMb, Path logs)
       throws IOException, InterruptedException {
-    TestbedSpark s = new TestbedSpark(gateway, hosts);
+    TestbedSpark s = new TestbedSpark(gateway);
     Files.createDirectories(logs);
     String spark = sparkHome.resolve("bin/spark-class").toString();
     Path masterLog = logs.resolve("master.log");
@@ -128,17 +126,20 @@ public final class TestbedSpark implements AutoCloseable {
 
   /**
    * The plugin's view of the links: {@code spark.coflow.hostBandwidth} with each host's goodput,
-   * and {@code spark.coflow.executorBandwidth} at the fastest (bytes per second: a host's rate in
+   * under its address and its name (executors go by either, depending on the cluster manager), and
+   * {@code spark.coflow.executorBandwidth} at the fastest (bytes per second: a host's rate in
    * Mbit/s times 125,000 times {@link #GOODPUT}). Telling the plugin the raw rate would make its
    * flows ask for 4% more than the link carries, and the token buckets would drop the excess.
    */
-  public Map<String, String> linkConf() {
+  public static Map<String, String> linkConf(List<HostLink> hosts) {
     StringBuilder list = new StringBuilder();
     long fastest = 0;
     for (HostLink h : hosts) {
       long bytes = (long) (Math.min(h.inMbit(), h.outMbit()) * 125_000L * GOODPUT);
       fastest = Math.max(fastest, bytes);
-      list.append(list.length() == 0 ? "" : ",").append(h.address()).append('=').append(bytes);
+      for (String key : List.of(h.address(), h.name())) {
+        list.append(list.length() == 0 ? "" : ",").append(key).append('=').append(bytes);
+      }
     }
     Map<String, String> conf = new LinkedHashMap<>();
     conf.put("spark.coflow.executorBandwidth", Long.toString(fastest));
@@ -149,20 +150,6 @@ public final class TestbedSpark implements AutoCloseable {
   /** Stops every daemon (the workers' executors with them). */
   @Override
   public void close() {
-    for (Process p : processes) {
-      p.descendants().forEach(ProcessHandle::destroy);
-      p.destroy();
-    }
-    for (Process p : processes) {
-      try {
-        if (!p.waitFor(10, TimeUnit.SECONDS)) {
-          p.descendants().forEach(ProcessHandle::destroyForcibly);
-          p.destroyForcibly();
-        }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return;
-      }
-    }
+    Daemons.stop(processes, 10);
   }
 }

@@ -34,8 +34,11 @@ class TestbedIT {
     assertTrue(testbed.qdisc("cfit-h2", "eth0").contains("rate 40Mbit"), "out of h2 is shaped");
     assertTrue(testbed.qdisc(null, "cfit-v2").contains("rate 40Mbit"), "into h2 is shaped");
     assertTrue(
-        Files.readString(Path.of("/etc/netns/cfit-h1/hosts")).contains("10.78.0.12 h2"),
+        Files.readString(Path.of("/etc/netns/cfit-h1/hosts")).contains("10.78.0.12 cfit-h2"),
         "host names resolve inside the namespaces");
+    assertTrue(
+        Files.readString(Path.of("/etc/hosts")).contains("10.78.0.12 cfit-h2 # cfit testbed"),
+        "and on the machine");
     double toH2 = testbed.probe(hosts.get(0), hosts.get(1), 1.5) * 8 / 1e6;
     assertTrue(toH2 > 0 && toH2 < 40 * 1.1, "h1 → h2 is held to h2's 40 Mbit/s: " + toH2);
     assertThrows(IllegalStateException.class, () -> testbed.up(hosts), "up twice is refused");
@@ -43,6 +46,7 @@ class TestbedIT {
     assertTrue(testbed.namespaces().isEmpty());
     assertFalse(testbed.isUp());
     assertFalse(Files.exists(Path.of("/etc/netns/cfit-h1")));
+    assertFalse(Files.readString(Path.of("/etc/hosts")).contains("cfit"), "names removed");
   }
 
   @Test

@@ -1,0 +1,280 @@
+package org.coflowshuffle.it.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import org.coflowshuffle.coordinator.cli.Command;
+import org.coflowshuffle.coordinator.cli.Flags;
+import org.coflowshuffle.it.cli.TerasortCommand.Jars;
+import org.coflowshuffle.it.cli.TerasortCommand.Options;
+import org.coflowshuffle.it.cli.TerasortRuns.Cluster;
+import org.coflowshuffle.it.cli.TerasortRuns.Variant;
+import org.coflowshuffle.it.testbed.TestbedCommands;
+import org.coflowshuffle.it.testbed.TestbedSpark;
+import org.coflowshuffle.it.testbed.TestbedYarn;
+
+/**
+ * {@code coflow bench terasort-yarn [--profile rpc-fig4] [--hosts 6] [--mbit 200] [--size 600m]
+ * [--jobs 3] [--cores 1] [--reducers N] [--executor-memory 1024] [--shuffle-service] [--runs
+ * stock,rates-only,rpc] [--work DIR] [--json]}: on the testbed (brought up for the run unless one
+ * with these links is up), starts YARN, then runs the same JOBS concurrent terasorts of different
+ * sizes three times through {@code spark-submit --master yarn}: stock Spark; the plugin with rates
+ * only and Spark's placement (Varys); the plugin with placement and rates (RPC). Validates every
+ * output and prints per run the average shuffle completion time (CCT: the reduce stage, map output
+ * complete to last reducer done), the average job time, and each job's reduce-task hosts. With
+ * {@code --shuffle-service}, every run keeps its shuffle files with the NodeManagers' coflow
+ * service (Spark's protocol for the stock run, the paced port for the plugin's).
+ */
+public final class TerasortYarnCommand implements Command {
+
+  static final String USAGE_LINE =
+      "usage: coflow bench terasort-yarn [--profile rpc-fig4] [--hosts 6] [--mbit 200]"
+          + " [--size 600m] [--jobs 3] [--cores 1] [--reducers N] [--executor-memory 1024]"
+          + " [--shuffle-service] [--runs stock,rates-only,rpc] [--work DIR] [--json]";
+  private static final String PREFIX = "coflow bench terasort-yarn: ";
+  static final String PLACEMENT_KEY = "spark.coflow.placement.enabled";
+
+  /** The three runs, in order. */
+  static final List<Variant> VARIANTS =
+      List.of(
+          new Variant("stock", null),
+          new Variant(
+              "rates-only", Map.of(TerasortCommand.SCHEME_KEY, "varys", PLACEMENT_KEY, "false")),
+          new Variant("rpc", Map.of(TerasortCommand.SCHEME_KEY, "rpc")));
+
+  /** The command line: the testbed's shape and the terasort options. */
+  record Bench(
+      String profile,
+      int hosts,
+      int mbit,
+      boolean shuffleService,
+      List<Variant> runs,
+      Options terasort) {}
+
+  @Override
+  public String summary() {
+    return "terasort on YARN on the testbed: stock, rates only, and placement with rates";
+  }
+
+  static Bench parse(String[] args) {
+    Flags f =
+        new Flags(
+            args,
+            Set.of(
+                "--profile",
+                "--hosts",
+                "--mbit",
+                "--size",
+                "--jobs",
+                "--cores",
+                "--reducers",
+                "--executor-memory",
+                "--runs",
+                "--work"),
+            Set.of("--json", "--shuffle-service"));
+    List<String> names = List.of(f.string("--runs", "stock,rates-only,rpc").split(","));
+    List<Variant> runs = VARIANTS.stream().filter(v -> names.contains(v.name())).toList();
+    if (runs.size() != names.size()) {
+      throw new IllegalArgumentException(
+          "--runs: expected some of stock,rates-only,rpc, got " + String.join(",", names));
+    }
+    int hosts = f.positiveInt("--hosts", 6);
+    int cores = f.positiveInt("--cores", 1);
+    Options o =
+        new Options(
+            TerasortCommand.bytes(f.string("--size", "600m")),
+            f.positiveInt("--jobs", 3),
+            hosts,
+            cores,
+            f.has("--reducers") ? f.positiveInt("--reducers", 1) : 0,
+            f.positiveInt("--executor-memory", 1024),
+            "rpc",
+            Path.of(
+                f.string(
+                    "--work",
+                    Path.of(System.getProperty("java.io.tmpdir"), "coflow-terasort-yarn")
+                        .toString())),
+            f.has("--json"),
+            true,
+            true,
+            false);
+    return new Bench(
+        f.string("--profile", "rpc-fig4"),
+        hosts,
+        f.positiveInt("--mbit", 200),
+        f.has("--shuffle-service"),
+        runs,
+        o);
+  }
+
+  @Override
+  public int run(String[] args, PrintStream out, PrintStream err, InputStream in) {
+    Bench b;
+    try {
+      b = parse(args);
+    } catch (IllegalArgumentException e) {
+      err.println(PREFIX + e.getMessage());
+      err.println(USAGE_LINE);
+      return USAGE;
+    }
+    Options o = b.terasort();
+    Path root = Path.of(System.getProperty("coflow.home", "."));
+    try {
+      Path spark = SparkDistribution.home(root, err);
+      Jars jars = Jars.find(root);
+      String hadoop = hadoopClassPath(root);
+      Files.createDirectories(o.work().resolve("logs"));
+      try (TestbedCommands.Session testbed =
+              TestbedCommands.session(b.profile(), b.hosts(), b.mbit());
+          TestbedYarn yarn = startYarn(hadoop, jars, testbed, o, err)) {
+        Map<String, String> conf =
+            new LinkedHashMap<>(yarn.sparkConf(spark, b.hosts(), o.cores(), o.executorMemoryMb()));
+        if (b.shuffleService()) {
+          conf.putAll(TestbedYarn.serviceConf());
+        }
+        Cluster cluster =
+            new Cluster(
+                "yarn",
+                "YARN on the testbed ("
+                    + b.profile()
+                    + "), "
+                    + b.hosts()
+                    + " hosts x "
+                    + o.cores()
+                    + " core(s)"
+                    + (b.shuffleService() ? ", shuffle files kept by the NodeManagers" : ""),
+                conf,
+                Map.of("HADOOP_CONF_DIR", yarn.confDir().toString()),
+                TestbedSpark.linkConf(testbed.hosts()));
+        TerasortRuns runs = new TerasortRuns(spark, jars, o, cluster, err);
+        Path gen = runs.generate();
+        Map<String, JsonNode> results = new LinkedHashMap<>();
+        for (Variant v : b.runs()) {
+          results.put(v.name(), runs.sort(v, gen));
+        }
+        ObjectMapper json = new ObjectMapper();
+        ObjectNode summary = summary(json, results);
+        print(out, o, cluster, results, summary);
+        if (o.json()) {
+          out.println(json.writeValueAsString(summary));
+        }
+        return summary.get("valid").asBoolean() ? 0 : FAILURE;
+      }
+    } catch (IOException | IllegalStateException | InterruptedException e) {
+      return TerasortRuns.fail(PREFIX, e, err);
+    }
+  }
+
+  private static TestbedYarn startYarn(
+      String hadoop, Jars jars, TestbedCommands.Session testbed, Options o, PrintStream err)
+      throws IOException, InterruptedException {
+    err.printf(
+        Locale.ROOT,
+        "coflow: starting YARN (a ResourceManager, %d NodeManagers)%n",
+        testbed.hosts().size());
+    return TestbedYarn.start(
+        hadoop,
+        TestbedCommands.gateway(),
+        testbed.hosts(),
+        new TestbedYarn.Nodes(o.executorMemoryMb(), TestbedYarn.coflowService(jars.service())),
+        o.work().resolve("yarn"));
+  }
+
+  /** The Hadoop daemons' class path, as the yarn-scheduler module's build wrote it. */
+  static String hadoopClassPath(Path root) throws IOException {
+    Path file = root.resolve("integration-tests/yarn-daemons/target/hadoop-classpath.txt");
+    if (!Files.exists(file)) {
+      throw new IOException("no " + file + "; build with mvn package");
+    }
+    return Files.readString(file).trim();
+  }
+
+  /** The JSON summary: per run its averages and validity, overall validity, placement match. */
+  static ObjectNode summary(ObjectMapper json, Map<String, JsonNode> results) {
+    ObjectNode s = json.createObjectNode();
+    boolean valid = true;
+    for (JsonNode r : results.values()) {
+      valid &= r.get("valid").asBoolean();
+    }
+    s.put("valid", valid);
+    for (Map.Entry<String, JsonNode> e : results.entrySet()) {
+      ObjectNode n = s.putObject(e.getKey());
+      double cct = 0;
+      double job = 0;
+      JsonNode jobs = e.getValue().get("jobs");
+      for (JsonNode j : jobs) {
+        cct += j.get("shuffleSeconds").asDouble();
+        job += j.get("jobSeconds").asDouble();
+      }
+      n.put("averageCct", cct / Math.max(1, jobs.size()));
+      n.put("averageJobTime", job / Math.max(1, jobs.size()));
+      n.put("valid", e.getValue().get("valid").asBoolean());
+      var hosts = n.putArray("reduceHosts");
+      jobs.forEach(j -> hosts.add(j.get("reduceHosts")));
+    }
+    int tasks = 0;
+    int matched = 0;
+    for (JsonNode j : results.getOrDefault("rpc", json.createObjectNode()).path("jobs")) {
+      tasks += j.get("reduceTasks").asInt();
+      matched += j.get("placedTasksMatched").asInt();
+    }
+    s.put("placementMatch", tasks == 0 ? 0 : (double) matched / tasks);
+    return s;
+  }
+
+  private static void print(
+      PrintStream out,
+      Options o,
+      Cluster cluster,
+      Map<String, JsonNode> results,
+      ObjectNode summary) {
+    out.printf(
+        Locale.ROOT,
+        "terasort %s, %d jobs at once of 1/%d to all of the data, %s, %d reducers per job%n",
+        TerasortCommand.size(o),
+        o.jobs(),
+        o.jobs(),
+        cluster.description(),
+        o.reducers());
+    out.printf(Locale.ROOT, "%-11s %8s %8s  %s%n", "run", "CCT s", "job s", "reduce-task hosts");
+    for (Map.Entry<String, JsonNode> e : results.entrySet()) {
+      JsonNode jobs = e.getValue().get("jobs");
+      for (int j = 0; j < jobs.size(); j++) {
+        JsonNode job = jobs.get(j);
+        out.printf(
+            Locale.ROOT,
+            "%-11s %8.2f %8.2f  %s%n",
+            j == 0 ? e.getKey() : "",
+            job.get("shuffleSeconds").asDouble(),
+            job.get("jobSeconds").asDouble(),
+            "job " + j + ": " + job.get("reduceHosts"));
+      }
+    }
+    double stock = summary.path("stock").path("averageCct").asDouble(Double.NaN);
+    for (String name : results.keySet()) {
+      JsonNode n = summary.get(name);
+      out.printf(
+          Locale.ROOT,
+          "%-11s average CCT %7.2f s (%+.1f%% vs stock), average job %7.2f s, output %s%n",
+          name,
+          n.get("averageCct").asDouble(),
+          100 * (n.get("averageCct").asDouble() / stock - 1),
+          n.get("averageJobTime").asDouble(),
+          n.get("valid").asBoolean() ? "valid" : "INVALID");
+    }
+    out.printf(
+        Locale.ROOT,
+        "rpc reduce tasks where the coordinator placed them: %.1f%%%n",
+        100 * summary.get("placementMatch").asDouble());
+  }
+}

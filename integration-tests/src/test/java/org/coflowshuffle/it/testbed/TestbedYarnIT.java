@@ -1,0 +1,205 @@
+package org.coflowshuffle.it.testbed;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.coflowshuffle.it.cli.SparkDistribution;
+import org.coflowshuffle.it.cli.SparkSubmit;
+import org.coflowshuffle.it.cli.TerasortCommand;
+import org.coflowshuffle.it.terasort.TerasortApp;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * Real YARN on a three-host testbed (needs root, as CI has): a ResourceManager, a NodeManager per
+ * host running the coflow shuffle service, and terasort through {@code spark-submit --master yarn}
+ * with the plugin, the external shuffle service on. Its own testbed prefix, subnet and host names,
+ * so it never touches a testbed someone has up.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class TestbedYarnIT {
+
+  private static final int EXECUTOR_MB = 640;
+  private static final Pattern PACED = Pattern.compile("coflow: (\\d+) bytes of shuffle blocks");
+
+  private final Testbed testbed = new Testbed("cfy", "10.79.0");
+  private final ObjectMapper json = new ObjectMapper();
+  private List<HostLink> hosts;
+  private TestbedYarn yarn;
+  private Path spark;
+  private TerasortCommand.Jars jars;
+  private Path work;
+  private Path gen;
+
+  @BeforeAll
+  void startYarnAndGenerate() throws Exception {
+    Path root = Path.of(System.getProperty("coflow.home", "..")).toAbsolutePath().normalize();
+    spark = SparkDistribution.home(root, System.err);
+    jars = TerasortCommand.Jars.find(root);
+    work = Files.createDirectories(root.resolve("integration-tests/target/it-work/yarn"));
+    String hadoop =
+        Files.readString(root.resolve("integration-tests/yarn-daemons/target/hadoop-classpath.txt"))
+            .trim();
+    testbed.down();
+    hosts = testbed.hosts(TestbedProfile.rates("homogeneous", 3, 100));
+    testbed.up(hosts);
+    yarn =
+        TestbedYarn.start(
+            hadoop,
+            testbed.gateway(),
+            hosts,
+            new TestbedYarn.Nodes(EXECUTOR_MB, TestbedYarn.coflowService(jars.service())),
+            work.resolve("daemons"));
+    gen = work.resolve("gen.json");
+    Files.deleteIfExists(gen);
+    assertEquals(
+        0,
+        submit(false)
+            .run(
+                List.of("gen", work.resolve("in").toString(), "300000", "6", gen.toString()),
+                work.resolve("gen.log")),
+        "TeraGen on YARN; see " + work.resolve("gen.log"));
+  }
+
+  @AfterAll
+  void stop() throws Exception {
+    if (yarn != null) {
+      yarn.close();
+    }
+    testbed.down();
+  }
+
+  private SparkSubmit submit(boolean plugin) {
+    Map<String, String> conf = new LinkedHashMap<>();
+    conf.put("spark.ui.enabled", "false");
+    conf.putAll(yarn.sparkConf(spark, hosts.size(), 1, EXECUTOR_MB));
+    conf.putAll(TestbedYarn.serviceConf());
+    if (plugin) {
+      conf.put("spark.shuffle.manager", "org.coflowshuffle.spark.CoflowShuffleManager");
+      conf.put("spark.plugins", "org.coflowshuffle.spark.CoflowPlugin");
+      conf.putAll(TestbedSpark.linkConf(hosts));
+    }
+    return new SparkSubmit(
+        spark,
+        "yarn",
+        TerasortApp.class.getName(),
+        jars.app(),
+        plugin ? List.of(jars.plugin()) : List.of(),
+        conf,
+        Map.of("HADOOP_CONF_DIR", yarn.confDir().toString()));
+  }
+
+  private List<String> sortArgs(String name, Path result) {
+    return List.of(
+        "sort",
+        work.resolve("in").toString(),
+        work.resolve("out-" + name).toString(),
+        "1",
+        "3",
+        gen.toString(),
+        result.toString(),
+        "plugin",
+        "same");
+  }
+
+  /** Bytes the executors fetched paced, from their logs under the NodeManagers' log directories. */
+  private long pacedBytes() throws IOException {
+    long sum = 0;
+    try (Stream<Path> files = Files.walk(work.resolve("daemons"))) {
+      for (Path f : files.filter(p -> p.getFileName().toString().equals("stderr")).toList()) {
+        Matcher m = PACED.matcher(Files.readString(f));
+        while (m.find()) {
+          sum += Long.parseLong(m.group(1));
+        }
+      }
+    }
+    return sum;
+  }
+
+  @Test
+  void terasortIsPlacedAndFetchedPacedFromTheNodeManagersService() throws Exception {
+    long before = pacedBytes();
+    Path result = work.resolve("placed.json");
+    Files.deleteIfExists(result);
+    Path log = work.resolve("placed.log");
+    assertEquals(0, submit(true).run(sortArgs("placed", result), log), "see " + log);
+    JsonNode job = json.readTree(result.toFile()).get("jobs").get(0);
+    assertTrue(job.get("valid").asBoolean(), job.toString());
+    assertEquals(3, job.get("reduceTasks").asInt());
+    assertEquals(3, job.get("placedTasksMatched").asInt(), "reduce tasks ran where placed");
+    assertTrue(
+        pacedBytes() - before > 1_000_000,
+        "shuffle blocks came paced from the NodeManagers' service: " + (pacedBytes() - before));
+  }
+
+  @Test
+  void aNodeManagerKilledMidJobLosesNoOutput() throws Exception {
+    Path result = work.resolve("killed.json");
+    Files.deleteIfExists(result);
+    Path log = work.resolve("killed.log");
+    Files.deleteIfExists(log);
+    SparkSubmit submit = submit(true);
+    CompletableFuture<Integer> run =
+        CompletableFuture.supplyAsync(
+            () -> {
+              try {
+                return submit.run(sortArgs("killed", result), log);
+              } catch (IOException | InterruptedException e) {
+                throw new IllegalStateException(e);
+              }
+            });
+    // When the map stage has finished, the reduce stage fetches its output: kill a node then
+    // (not the one running the application master, which would end the application).
+    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
+    Pattern mapsDone = Pattern.compile("ShuffleMapStage \\d+ \\(mapToPair[^)]*\\) finished");
+    while (!Files.exists(log) || !mapsDone.matcher(Files.readString(log)).find()) {
+      assertTrue(System.nanoTime() < deadline && !run.isDone(), "map stage never finished");
+      Thread.sleep(100);
+    }
+    String am = amHost();
+    String victim = hosts.stream().map(HostLink::name).filter(h -> !h.equals(am)).findFirst().get();
+    yarn.killNodeManager(victim);
+
+    assertEquals(0, run.get(5, TimeUnit.MINUTES), "the job finished anyway; see " + log);
+    JsonNode job = json.readTree(result.toFile()).get("jobs").get(0);
+    assertTrue(job.get("valid").asBoolean(), "output complete and sorted: " + job);
+  }
+
+  /** The host running the application master, from the ResourceManager. */
+  private String amHost() throws IOException, InterruptedException {
+    HttpResponse<String> r =
+        HttpClient.newHttpClient()
+            .send(
+                HttpRequest.newBuilder(
+                        URI.create(
+                            "http://"
+                                + testbed.gateway()
+                                + ":"
+                                + TestbedYarn.RM_WEB_PORT
+                                + "/ws/v1/cluster/apps?states=RUNNING"))
+                    .build(),
+                HttpResponse.BodyHandlers.ofString());
+    JsonNode apps = json.readTree(r.body()).path("apps").path("app");
+    assertEquals(1, apps.size(), r.body());
+    return apps.get(0).get("amHostHttpAddress").asText().split(":")[0];
+  }
+}
