@@ -137,7 +137,7 @@ public final class TerasortCommand implements Command {
         o = o.withExecutors(hosts.size());
       }
       ObjectMapper json = new ObjectMapper();
-      TerasortRuns runs = new TerasortRuns(spark, jars, o, cluster, err);
+      TerasortRuns runs = new TerasortRuns(spark, jars, o, cluster, List.of(), err);
       Path gen = runs.generate();
       JsonNode stock = runs.sort(new Variant("stock", null), gen);
       JsonNode plugin =

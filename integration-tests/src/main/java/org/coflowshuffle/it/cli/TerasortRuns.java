@@ -51,12 +51,19 @@ final class TerasortRuns {
   private final Options o;
   private final Cluster cluster;
   private final PrintStream err;
+  private final List<String> inputHosts;
 
-  TerasortRuns(Path spark, Jars jars, Options o, Cluster cluster, PrintStream err) {
+  /**
+   * @param inputHosts where the input's parts are stored, part i on host i mod n (read there when
+   *     Spark can), or empty for nowhere in particular
+   */
+  TerasortRuns(
+      Path spark, Jars jars, Options o, Cluster cluster, List<String> inputHosts, PrintStream err) {
     this.spark = spark;
     this.jars = jars;
     this.o = o;
     this.cluster = cluster;
+    this.inputHosts = List.copyOf(inputHosts);
     this.err = err;
   }
 
@@ -98,7 +105,8 @@ final class TerasortRuns {
             genResult.toString(),
             result.toString(),
             v.plugin() ? "plugin" : "stock",
-            o.mixed() ? "mixed" : "same");
+            o.mixed() ? "mixed" : "same",
+            inputHosts.isEmpty() ? "-" : String.join(",", inputHosts));
     submit(v.pluginConf(), "sort", appArgs, v.name());
     return json.readTree(result.toFile());
   }

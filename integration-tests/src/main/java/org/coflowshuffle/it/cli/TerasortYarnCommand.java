@@ -25,22 +25,24 @@ import org.coflowshuffle.it.testbed.TestbedYarn;
 
 /**
  * {@code coflow bench terasort-yarn [--profile rpc-fig4] [--hosts 6] [--mbit 200] [--size 600m]
- * [--jobs 3] [--cores 1] [--reducers N] [--executor-memory 1024] [--shuffle-service] [--runs
- * stock,rates-only,rpc] [--work DIR] [--json]}: on the testbed (brought up for the run unless one
- * with these links is up), starts YARN, then runs the same JOBS concurrent terasorts of different
- * sizes three times through {@code spark-submit --master yarn}: stock Spark; the plugin with rates
- * only and Spark's placement (Varys); the plugin with placement and rates (RPC). Validates every
- * output and prints per run the average shuffle completion time (CCT: the reduce stage, map output
- * complete to last reducer done), the average job time, and each job's reduce-task hosts. With
- * {@code --shuffle-service}, every run keeps its shuffle files with the NodeManagers' coflow
- * service (Spark's protocol for the stock run, the paced port for the plugin's).
+ * [--jobs 3] [--cores 1] [--reducers N] [--executor-memory 1024] [--input-hosts N]
+ * [--shuffle-service] [--runs stock,rates-only,rpc] [--work DIR] [--json]}: on the testbed (brought
+ * up for the run unless one with these links is up), starts YARN, then runs the same JOBS
+ * concurrent terasorts of different sizes three times through {@code spark-submit --master yarn}:
+ * stock Spark; the plugin with rates only and Spark's placement (Varys); the plugin with placement
+ * and rates (RPC). Validates every output and prints per run the average shuffle completion time
+ * (CCT: the reduce stage, map output complete to last reducer done), the average job time, and each
+ * job's reduce-task hosts. With {@code --shuffle-service}, every run keeps its shuffle files with
+ * the NodeManagers' coflow service (Spark's protocol for the stock run, the paced port for the
+ * plugin's).
  */
 public final class TerasortYarnCommand implements Command {
 
   static final String USAGE_LINE =
       "usage: coflow bench terasort-yarn [--profile rpc-fig4] [--hosts 6] [--mbit 200]"
           + " [--size 600m] [--jobs 3] [--cores 1] [--reducers N] [--executor-memory 1024]"
-          + " [--shuffle-service] [--runs stock,rates-only,rpc] [--work DIR] [--json]";
+          + " [--input-hosts N] [--shuffle-service] [--runs stock,rates-only,rpc] [--work DIR]"
+          + " [--json]";
   private static final String PREFIX = "coflow bench terasort-yarn: ";
   static final String PLACEMENT_KEY = "spark.coflow.placement.enabled";
 
@@ -58,6 +60,7 @@ public final class TerasortYarnCommand implements Command {
       int hosts,
       int mbit,
       boolean shuffleService,
+      int inputHosts,
       List<Variant> runs,
       Options terasort) {}
 
@@ -80,6 +83,7 @@ public final class TerasortYarnCommand implements Command {
                 "--reducers",
                 "--executor-memory",
                 "--runs",
+                "--input-hosts",
                 "--work"),
             Set.of("--json", "--shuffle-service"));
     List<String> names = List.of(f.string("--runs", "stock,rates-only,rpc").split(","));
@@ -113,6 +117,7 @@ public final class TerasortYarnCommand implements Command {
         hosts,
         f.positiveInt("--mbit", 200),
         f.has("--shuffle-service"),
+        f.has("--input-hosts") ? f.positiveInt("--input-hosts", 1) : 0,
         runs,
         o);
   }
@@ -152,11 +157,18 @@ public final class TerasortYarnCommand implements Command {
                     + " hosts x "
                     + o.cores()
                     + " core(s)"
-                    + (b.shuffleService() ? ", shuffle files kept by the NodeManagers" : ""),
+                    + (b.shuffleService() ? ", shuffle files kept by the NodeManagers" : "")
+                    + (b.inputHosts() > 0 ? ", input stored on the first " + b.inputHosts() : ""),
                 conf,
                 Map.of("HADOOP_CONF_DIR", yarn.confDir().toString()),
                 TestbedSpark.linkConf(testbed.hosts()));
-        TerasortRuns runs = new TerasortRuns(spark, jars, o, cluster, err);
+        if (b.inputHosts() > testbed.hosts().size()) {
+          throw new IllegalStateException(
+              "--input-hosts " + b.inputHosts() + ": the testbed has " + testbed.hosts().size());
+        }
+        List<String> inputHosts =
+            testbed.hosts().stream().limit(b.inputHosts()).map(h -> h.name()).toList();
+        TerasortRuns runs = new TerasortRuns(spark, jars, o, cluster, inputHosts, err);
         Path gen = runs.generate();
         Map<String, JsonNode> results = new LinkedHashMap<>();
         for (Variant v : b.runs()) {

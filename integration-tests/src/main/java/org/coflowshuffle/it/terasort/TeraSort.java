@@ -2,6 +2,7 @@ package org.coflowshuffle.it.terasort;
 
 import java.io.IOException;
 import java.io.OutputStream;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
@@ -12,7 +13,11 @@ import org.apache.spark.Partitioner;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.rdd.RDD;
 import scala.Tuple2;
+import scala.collection.immutable.Seq;
+import scala.jdk.javaapi.CollectionConverters;
+import scala.reflect.ClassTag$;
 
 /**
  * Sorts TeraGen data: range partitioning on split points sampled from the input (as Hadoop's
@@ -28,8 +33,9 @@ public final class TeraSort {
    * Sorts {@code in} into {@code out} with {@code reducers} partitions; returns the records
    * written.
    */
-  public static long run(JavaSparkContext sc, String in, String out, int reducers) {
-    JavaRDD<byte[]> records = sc.binaryRecords(in, TeraRecords.RECORD);
+  public static long run(
+      JavaSparkContext sc, String in, String out, int reducers, List<String> inputHosts) {
+    JavaRDD<byte[]> records = input(sc, in, inputHosts);
     // Keys are uniformly random, so the first keys of each split are a fair sample, and reading
     // only those keeps the sampling job short (as Hadoop's TeraSort samples a few splits).
     int perSplit =
@@ -53,6 +59,44 @@ public final class TeraSort {
             (p, it) -> List.of(write(new Path(out, String.format("part-%05d", p)), it)).iterator(),
             true)
         .reduce(Long::sum);
+  }
+
+  /**
+   * The records of {@code in} (comma-separated files), one split per file. With {@code hosts},
+   * split i is stored on host i mod n, as HDFS names the DataNodes holding a block, so that Spark
+   * runs its map task there when it can; without, nothing is stored anywhere in particular.
+   */
+  static JavaRDD<byte[]> input(JavaSparkContext sc, String in, List<String> hosts) {
+    if (hosts.isEmpty()) {
+      return sc.binaryRecords(in, TeraRecords.RECORD);
+    }
+    String[] files = in.split(",");
+    List<Tuple2<String, Seq<String>>> located = new ArrayList<>();
+    for (int i = 0; i < files.length; i++) {
+      Seq<String> where =
+          CollectionConverters.asScala(List.of(hosts.get(i % hosts.size()))).toSeq();
+      located.add(new Tuple2<>(files[i], where));
+    }
+    RDD<String> paths =
+        sc.sc()
+            .makeRDD(
+                CollectionConverters.asScala(located).toSeq(),
+                ClassTag$.MODULE$.apply(String.class));
+    return paths.toJavaRDD().flatMap(TeraSort::records);
+  }
+
+  /** The records of one file, 100 bytes each. */
+  private static Iterator<byte[]> records(String file) throws IOException {
+    Path path = new Path(file);
+    byte[] all;
+    try (var is = path.getFileSystem(new Configuration()).open(path)) {
+      all = is.readAllBytes();
+    }
+    List<byte[]> out = new ArrayList<>(all.length / TeraRecords.RECORD);
+    for (int off = 0; off + TeraRecords.RECORD <= all.length; off += TeraRecords.RECORD) {
+      out.add(Arrays.copyOfRange(all, off, off + TeraRecords.RECORD));
+    }
+    return out.iterator();
   }
 
   private static long write(Path file, Iterator<Tuple2<byte[], byte[]>> it) throws IOException {

@@ -19,11 +19,13 @@ import org.coflowshuffle.it.placement.ReduceTaskLog;
  *
  * <ul>
  *   <li>{@code gen DIR ROWS PARTS RESULT}: TeraGen, writes the checksum to RESULT;
- *   <li>{@code sort IN OUT JOBS REDUCERS GEN_JSON RESULT stock|plugin [mixed]}: JOBS TeraSorts of
- *       IN at once (one job group each; with {@code mixed}, job j sorts the first (j+1)/JOBS of the
- *       parts), then TeraValidate of each output against GEN_JSON's per-part checksums; writes per
- *       job the reduce stage's time, the wall time, the hosts its reduce tasks ran on, and how many
- *       of them ran where the coordinator placed them (with {@code plugin}).
+ *   <li>{@code sort IN OUT JOBS REDUCERS GEN_JSON RESULT stock|plugin [mixed|same [HOSTS]]}: JOBS
+ *       TeraSorts of IN at once (one job group each; with {@code mixed}, job j sorts the first
+ *       (j+1)/JOBS of the parts; with HOSTS, a comma-separated list, part i is read on host i mod
+ *       n, as if stored there), then TeraValidate of each output against GEN_JSON's per-part
+ *       checksums; writes per job the reduce stage's time, the wall time, the hosts its reduce
+ *       tasks ran on, and how many of them ran where the coordinator placed them (with {@code
+ *       plugin}).
  * </ul>
  */
 public final class TerasortApp {
@@ -57,6 +59,8 @@ public final class TerasortApp {
       String resultFile = args[6];
       boolean plugin = args[7].equals("plugin");
       boolean mixed = args.length > 8 && args[8].equals("mixed");
+      List<String> inputHosts =
+          args.length > 9 && !args[9].equals("-") ? List.of(args[9].split(",")) : List.of();
       // Job j sorts all parts, or with "mixed" the first (j + 1) / jobs of them: coflows of
       // different sizes, as in the RPC paper's testbed.
       JsonNode parts = gen.get("parts");
@@ -89,7 +93,7 @@ public final class TerasortApp {
                 () -> {
                   sc.setJobGroup(group, group, false);
                   long t0 = System.nanoTime();
-                  TeraSort.run(sc, input, dir, reducers);
+                  TeraSort.run(sc, input, dir, reducers, inputHosts);
                   return (System.nanoTime() - t0) / 1e9;
                 }));
       }
