@@ -43,6 +43,16 @@ final class TerasortRuns {
     boolean plugin() {
       return pluginConf != null;
     }
+
+    /** The same with the plugin handing idle bandwidth to waiting flows (stock stays stock). */
+    Variant workConserving() {
+      if (!plugin()) {
+        return this;
+      }
+      Map<String, String> conf = new java.util.LinkedHashMap<>(pluginConf);
+      conf.put(TerasortCommand.WORK_CONSERVING_KEY, "true");
+      return new Variant(name, Map.copyOf(conf));
+    }
   }
 
   private final ObjectMapper json = new ObjectMapper();

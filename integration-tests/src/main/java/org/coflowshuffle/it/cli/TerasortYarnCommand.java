@@ -26,23 +26,23 @@ import org.coflowshuffle.it.testbed.TestbedYarn;
 /**
  * {@code coflow bench terasort-yarn [--profile rpc-fig4] [--hosts 6] [--mbit 200] [--size 600m]
  * [--jobs 3] [--cores 1] [--reducers N] [--executor-memory 1024] [--input-hosts N]
- * [--shuffle-service] [--runs stock,rates-only,rpc] [--work DIR] [--json]}: on the testbed (brought
- * up for the run unless one with these links is up), starts YARN, then runs the same JOBS
- * concurrent terasorts of different sizes three times through {@code spark-submit --master yarn}:
- * stock Spark; the plugin with rates only and Spark's placement (Varys); the plugin with placement
- * and rates (RPC). Validates every output and prints per run the average shuffle completion time
- * (CCT: the reduce stage, map output complete to last reducer done), the average job time, and each
- * job's reduce-task hosts. With {@code --shuffle-service}, every run keeps its shuffle files with
- * the NodeManagers' coflow service (Spark's protocol for the stock run, the paced port for the
- * plugin's).
+ * [--shuffle-service] [--work-conserving] [--runs stock,rates-only,rpc] [--work DIR] [--json]}: on
+ * the testbed (brought up for the run unless one with these links is up), starts YARN, then runs
+ * the same JOBS concurrent terasorts of different sizes three times through {@code spark-submit
+ * --master yarn}: stock Spark; the plugin with rates only and Spark's placement (Varys); the plugin
+ * with placement and rates (RPC). Validates every output and prints per run the average shuffle
+ * completion time (CCT: the reduce stage, map output complete to last reducer done), the average
+ * job time, and each job's reduce-task hosts. With {@code --shuffle-service}, every run keeps its
+ * shuffle files with the NodeManagers' coflow service (Spark's protocol for the stock run, the
+ * paced port for the plugin's).
  */
 public final class TerasortYarnCommand implements Command {
 
   static final String USAGE_LINE =
       "usage: coflow bench terasort-yarn [--profile rpc-fig4] [--hosts 6] [--mbit 200]"
           + " [--size 600m] [--jobs 3] [--cores 1] [--reducers N] [--executor-memory 1024]"
-          + " [--input-hosts N] [--shuffle-service] [--runs stock,rates-only,rpc] [--work DIR]"
-          + " [--json]";
+          + " [--input-hosts N] [--shuffle-service] [--work-conserving] [--runs stock,rates-only,rpc]"
+          + " [--work DIR] [--json]";
   private static final String PREFIX = "coflow bench terasort-yarn: ";
   static final String PLACEMENT_KEY = "spark.coflow.placement.enabled";
 
@@ -85,9 +85,14 @@ public final class TerasortYarnCommand implements Command {
                 "--runs",
                 "--input-hosts",
                 "--work"),
-            Set.of("--json", "--shuffle-service"));
+            Set.of("--json", "--shuffle-service", "--work-conserving"));
     List<String> names = List.of(f.string("--runs", "stock,rates-only,rpc").split(","));
-    List<Variant> runs = VARIANTS.stream().filter(v -> names.contains(v.name())).toList();
+    boolean workConserving = f.has("--work-conserving");
+    List<Variant> runs =
+        VARIANTS.stream()
+            .filter(v -> names.contains(v.name()))
+            .map(v -> workConserving ? v.workConserving() : v)
+            .toList();
     if (runs.size() != names.size()) {
       throw new IllegalArgumentException(
           "--runs: expected some of stock,rates-only,rpc, got " + String.join(",", names));
@@ -111,7 +116,7 @@ public final class TerasortYarnCommand implements Command {
             f.has("--json"),
             true,
             true,
-            false);
+            f.has("--work-conserving"));
     return new Bench(
         f.string("--profile", "rpc-fig4"),
         hosts,

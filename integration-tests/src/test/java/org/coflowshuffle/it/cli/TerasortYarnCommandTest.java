@@ -1,0 +1,53 @@
+package org.coflowshuffle.it.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.coflowshuffle.it.testbed.TestbedYarn;
+import org.coflowshuffle.spark.CoflowSparkConf;
+import org.junit.jupiter.api.Test;
+
+class TerasortYarnCommandTest {
+
+  @Test
+  void defaultsAreThePapersShapeWithAllThreeRuns() {
+    TerasortYarnCommand.Bench b = TerasortYarnCommand.parse(new String[0]);
+    assertEquals("rpc-fig4", b.profile());
+    assertEquals(6, b.hosts());
+    assertEquals(
+        List.of("stock", "rates-only", "rpc"),
+        b.runs().stream().map(TerasortRuns.Variant::name).toList());
+    assertTrue(b.terasort().mixed(), "jobs of three sizes");
+    assertEquals(6, b.terasort().reducers(), "one reducer per core");
+    assertEquals(0, b.inputHosts());
+  }
+
+  @Test
+  void optionsAndBadRuns() {
+    TerasortYarnCommand.Bench b =
+        TerasortYarnCommand.parse(
+            new String[] {"--runs", "stock,rpc", "--input-hosts", "3", "--cores", "2"});
+    assertEquals(
+        List.of("stock", "rpc"), b.runs().stream().map(TerasortRuns.Variant::name).toList());
+    assertEquals(3, b.inputHosts());
+    assertEquals(12, b.terasort().reducers());
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> TerasortYarnCommand.parse(new String[] {"--runs", "stock,fast"}));
+    assertTrue(e.getMessage().startsWith("--runs"), e.getMessage());
+    TerasortYarnCommand.Bench wc = TerasortYarnCommand.parse(new String[] {"--work-conserving"});
+    assertEquals(null, wc.runs().get(0).pluginConf(), "stock stays stock");
+    assertEquals("true", wc.runs().get(2).pluginConf().get(CoflowSparkConf.WORK_CONSERVING));
+  }
+
+  @Test
+  void settingsItPassesNameThePluginsKeys() {
+    assertEquals(CoflowSparkConf.PLACEMENT, TerasortYarnCommand.PLACEMENT_KEY);
+    assertTrue(TestbedYarn.serviceConf().containsKey(CoflowSparkConf.SHUFFLE_SERVICE_PORT));
+    assertEquals(
+        "false", TerasortYarnCommand.VARIANTS.get(1).pluginConf().get(CoflowSparkConf.PLACEMENT));
+  }
+}
