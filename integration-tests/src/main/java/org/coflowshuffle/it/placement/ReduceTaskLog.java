@@ -35,8 +35,14 @@ public final class ReduceTaskLog extends SparkListener {
    * @param tasks reduce tasks that succeeded
    * @param placed of those, tasks that ran on the executor the coordinator chose
    * @param hosts of those, how many ran on each host
+   * @param submittedMillis when its first reduce stage was submitted (wall clock; 0 if none ran)
    */
-  public record Summary(double stageSeconds, int tasks, int placed, Map<String, Integer> hosts) {}
+  public record Summary(
+      double stageSeconds,
+      int tasks,
+      int placed,
+      Map<String, Integer> hosts,
+      long submittedMillis) {}
 
   private static final class Stage {
     final String group;
@@ -122,11 +128,13 @@ public final class ReduceTaskLog extends SparkListener {
     int tasks = 0;
     int placed = 0;
     Map<String, Integer> hosts = new TreeMap<>();
+    long submitted = 0;
     for (Stage s : reduceStages.values()) {
       if (!group.equals(s.group) || s.submitted == 0) {
         continue;
       }
       seconds += (s.completed - s.submitted) / 1000.0;
+      submitted = submitted == 0 ? s.submitted : Math.min(submitted, s.submitted);
       for (Task t : s.tasks) {
         tasks++;
         hosts.merge(t.host(), 1, Integer::sum);
@@ -135,6 +143,6 @@ public final class ReduceTaskLog extends SparkListener {
         }
       }
     }
-    return new Summary(seconds, tasks, placed, hosts);
+    return new Summary(seconds, tasks, placed, hosts, submitted);
   }
 }

@@ -30,10 +30,16 @@ public final class TeraSort {
   private TeraSort() {}
 
   /**
-   * Sorts {@code in} into {@code out} with {@code reducers} partitions; returns the records
-   * written.
+   * What a sort did.
+   *
+   * @param records records written
+   * @param lastFetchMillis when the last reducer had all of its input (wall clock): the shuffle's
+   *     end as the RPC paper counts a coflow's, before the reducers' own sorting and writing
    */
-  public static long run(
+  public record Result(long records, long lastFetchMillis) {}
+
+  /** Sorts {@code in} into {@code out} with {@code reducers} partitions. */
+  public static Result run(
       JavaSparkContext sc, String in, String out, int reducers, List<String> inputHosts) {
     JavaRDD<byte[]> records = input(sc, in, inputHosts);
     // Keys are uniformly random, so the first keys of each split are a fair sample, and reading
@@ -53,12 +59,22 @@ public final class TeraSort {
             .collect();
     RangeOnKeys partitioner = RangeOnKeys.of(sample, reducers);
     JavaPairRDD<byte[], byte[]> keyed = records.mapToPair(r -> new Tuple2<>(TeraRecords.key(r), r));
-    return keyed
-        .repartitionAndSortWithinPartitions(partitioner, new TeraRecords.KeyOrder())
-        .mapPartitionsWithIndex(
-            (p, it) -> List.of(write(new Path(out, String.format("part-%05d", p)), it)).iterator(),
-            true)
-        .reduce(Long::sum);
+    long[] done =
+        keyed
+            .repartitionAndSortWithinPartitions(partitioner, new TeraRecords.KeyOrder())
+            .mapPartitionsWithIndex(
+                (p, it) -> {
+                  // Spark's shuffle reader has fetched every block and handed it to the sorter
+                  // before
+                  // the iterator reaches this function.
+                  long fetched = System.currentTimeMillis();
+                  long n = write(new Path(out, String.format("part-%05d", p)), it);
+                  // {records, fetched}: an array, since Spark's Kryo cannot serialize records
+                  return List.of(new long[] {n, fetched}).iterator();
+                },
+                true)
+            .reduce((a, b) -> new long[] {a[0] + b[0], Math.max(a[1], b[1])});
+    return new Result(done[0], done[1]);
   }
 
   /**

@@ -40,6 +40,7 @@ class TerasortYarnBenchIT {
     for (String run : List.of("stock", "rates-only", "rpc")) {
       assertTrue(summary.get(run).get("averageCct").asDouble() > 0, run);
       assertTrue(summary.get(run).get("averageJobTime").asDouble() > 0, run);
+      assertTrue(summary.get(run).get("averageFetchCct").asDouble() > 0, run);
       assertEquals(3, summary.get(run).get("reduceHosts").size(), run + ": hosts of each job");
     }
     double match = summary.get("placementMatch").asDouble();

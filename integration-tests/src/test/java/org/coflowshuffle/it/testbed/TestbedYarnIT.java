@@ -146,6 +146,10 @@ class TestbedYarnIT {
     assertTrue(job.get("valid").asBoolean(), job.toString());
     assertEquals(3, job.get("reduceTasks").asInt());
     assertEquals(3, job.get("placedTasksMatched").asInt(), "reduce tasks ran where placed");
+    double fetch = job.get("fetchSeconds").asDouble();
+    assertTrue(
+        fetch > 0 && fetch <= job.get("shuffleSeconds").asDouble(),
+        "the last fetch ends within the reduce stage: " + job);
     assertTrue(
         pacedBytes() - before > 1_000_000,
         "shuffle blocks came paced from the NodeManagers' service: " + (pacedBytes() - before));
