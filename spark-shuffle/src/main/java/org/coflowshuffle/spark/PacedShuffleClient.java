@@ -83,6 +83,9 @@ final class PacedShuffleClient extends BlockStoreClient {
     final String source;
     volatile double rate;
 
+    /** Since when the flow has been held below {@link #STALLED_RATE}; 0 while it moves. */
+    long stalledSince;
+
     Flow(String id, PacedFetchClient client, int shuffleId, Set<Integer> reducers, String source) {
       this.id = id;
       this.client = client;
@@ -103,9 +106,6 @@ final class PacedShuffleClient extends BlockStoreClient {
       return sum;
     }
 
-    /** Since when the flow has been held below {@link #STALLED_RATE}; 0 while it moves. */
-    long stalledSince;
-
     void refresh() {
       double now = currentRate();
       long t = System.nanoTime();
@@ -124,8 +124,6 @@ final class PacedShuffleClient extends BlockStoreClient {
                 + stallLimitNanos / 1_000_000_000.0
                 + " s; its flows of this shuffle go unpaced from now on");
         unpaced.add(shuffleId);
-      }
-      if (unpaced.contains(shuffleId)) {
         now = Double.POSITIVE_INFINITY;
       }
       // A change of more than 1%, or to or from no limit (where the difference is not a number).

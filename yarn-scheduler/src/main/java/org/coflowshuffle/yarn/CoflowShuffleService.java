@@ -34,33 +34,23 @@ public final class CoflowShuffleService extends AuxiliaryService {
 
   @Override
   protected void serviceInit(Configuration conf) throws Exception {
-    ShuffleServiceConf c;
     try {
-      c = ShuffleServiceConf.from(conf);
-    } catch (IllegalArgumentException e) {
-      fail(conf.getBoolean(ShuffleServiceConf.STOP_ON_FAILURE, false), e);
-      return;
-    }
-    try {
-      servers = ShuffleServers.start(c, conf);
+      servers = ShuffleServers.start(ShuffleServiceConf.from(conf), conf);
       LOG.info(
           "coflow shuffle service: Spark's protocol on port {}, paced fetches on port {}",
           servers.sparkPort(),
           servers.pacedPort());
     } catch (Exception | LinkageError e) {
-      fail(c.stopOnFailure(), e);
+      // Read on its own: a bad value elsewhere in the settings must not hide this one.
+      if (conf.getBoolean(ShuffleServiceConf.STOP_ON_FAILURE, false)) {
+        throw e instanceof Exception ex ? ex : new RuntimeException(e);
+      }
+      LOG.error(
+          "coflow shuffle service: not serving shuffle files on this node ({}); the NodeManager"
+              + " runs on without it",
+          e.toString());
     }
     super.serviceInit(conf);
-  }
-
-  private static void fail(boolean stop, Throwable e) throws Exception {
-    if (stop) {
-      throw e instanceof Exception ex ? ex : new RuntimeException(e);
-    }
-    LOG.error(
-        "coflow shuffle service: not serving shuffle files on this node ({}); the NodeManager"
-            + " runs on without it",
-        e.toString());
   }
 
   /** Its servers; null before start, after a failure to start, and after stop. */

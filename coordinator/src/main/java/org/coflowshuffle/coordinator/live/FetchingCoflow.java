@@ -164,20 +164,22 @@ final class FetchingCoflow {
    * 7: 12.3 of its 40.1 MB left), for logs.
    */
   String status() {
+    int n = running.length;
+    double[] left = new double[n];
+    double[] total = new double[n];
+    double[] rate = new double[n];
+    for (int k = 0; k < remaining.length; k++) {
+      int r = coflow.flows().get(k).reducer();
+      if (running[r] && !local(k)) {
+        left[r] += remaining[k];
+        total[r] += coflow.flows().get(k).bytes();
+        rate[r] += rates == null ? Double.NaN : rates[k];
+      }
+    }
     StringBuilder out = new StringBuilder();
-    for (int r = 0; r < running.length; r++) {
+    for (int r = 0; r < n; r++) {
       if (!running[r]) {
         continue;
-      }
-      double left = 0;
-      double total = 0;
-      double rate = 0;
-      for (int k = 0; k < remaining.length; k++) {
-        if (coflow.flows().get(k).reducer() == r && !local(k)) {
-          left += remaining[k];
-          total += coflow.flows().get(k).bytes();
-          rate += rates == null ? Double.NaN : rates[k];
-        }
       }
       out.append(out.length() == 0 ? "" : ", ")
           .append(
@@ -186,9 +188,9 @@ final class FetchingCoflow {
                   "r%d@%s %.1f/%.1f MB at %.2f MB/s",
                   r,
                   reducerExecutors[r],
-                  left / 1e6,
-                  total / 1e6,
-                  rate / 1e6));
+                  left[r] / 1e6,
+                  total[r] / 1e6,
+                  rate[r] / 1e6));
     }
     return out.length() == 0 ? "no reducer fetching" : out.toString();
   }

@@ -269,29 +269,15 @@ public final class TerasortCommand implements Command {
     s.put("valid", stock.get("valid").asBoolean() && plugin.get("valid").asBoolean());
     s.set("stock", run(json, stock));
     s.set("plugin", run(json, plugin));
-    int tasks = 0;
-    int matched = 0;
-    for (JsonNode j : plugin.get("jobs")) {
-      tasks += j.get("reduceTasks").asInt();
-      matched += j.get("placedTasksMatched").asInt();
-    }
-    s.put("placementMatch", tasks == 0 ? 0 : (double) matched / tasks);
+    s.put("placementMatch", TerasortRuns.placementMatch(plugin));
     return s;
   }
 
   private static ObjectNode run(ObjectMapper json, JsonNode r) {
     ObjectNode n = json.createObjectNode();
-    double shuffle = 0;
-    double job = 0;
-    int count = 0;
-    for (JsonNode j : r.get("jobs")) {
-      shuffle += j.get("shuffleSeconds").asDouble();
-      job += j.get("jobSeconds").asDouble();
-      count++;
-    }
     n.put("valid", r.get("valid").asBoolean());
-    n.put("meanShuffleSeconds", shuffle / Math.max(1, count));
-    n.put("meanJobSeconds", job / Math.max(1, count));
+    n.put("meanShuffleSeconds", TerasortRuns.mean(r, "shuffleSeconds"));
+    n.put("meanJobSeconds", TerasortRuns.mean(r, "jobSeconds"));
     n.put("allJobsSeconds", r.get("allJobsSeconds").asDouble());
     n.set("jobs", r.get("jobs"));
     return n;

@@ -121,6 +121,27 @@ final class TerasortRuns {
     return json.readTree(result.toFile());
   }
 
+  /** The mean of a per-job figure of a run's result, e.g. {@code shuffleSeconds}. */
+  static double mean(JsonNode result, String field) {
+    JsonNode jobs = result.get("jobs");
+    double sum = 0;
+    for (JsonNode j : jobs) {
+      sum += j.get(field).asDouble();
+    }
+    return sum / Math.max(1, jobs.size());
+  }
+
+  /** Of a plugin run's reduce tasks, the share that ran where the coordinator placed them. */
+  static double placementMatch(JsonNode result) {
+    int tasks = 0;
+    int matched = 0;
+    for (JsonNode j : result.path("jobs")) {
+      tasks += j.get("reduceTasks").asInt();
+      matched += j.get("placedTasksMatched").asInt();
+    }
+    return tasks == 0 ? 0 : (double) matched / tasks;
+  }
+
   /**
    * The status and one line for what ended a terasort command: usage (2) for a state the user must
    * change (no testbed up), failure (1) otherwise.

@@ -227,29 +227,17 @@ public final class TerasortYarnCommand implements Command {
     s.put("valid", valid);
     for (Map.Entry<String, JsonNode> e : results.entrySet()) {
       ObjectNode n = s.putObject(e.getKey());
-      double cct = 0;
-      double fetch = 0;
-      double job = 0;
-      JsonNode jobs = e.getValue().get("jobs");
-      for (JsonNode j : jobs) {
-        cct += j.get("shuffleSeconds").asDouble();
-        fetch += j.get("fetchSeconds").asDouble();
-        job += j.get("jobSeconds").asDouble();
-      }
-      n.put("averageCct", cct / Math.max(1, jobs.size()));
-      n.put("averageFetchCct", fetch / Math.max(1, jobs.size()));
-      n.put("averageJobTime", job / Math.max(1, jobs.size()));
-      n.put("valid", e.getValue().get("valid").asBoolean());
+      JsonNode r = e.getValue();
+      n.put("averageCct", TerasortRuns.mean(r, "shuffleSeconds"));
+      n.put("averageFetchCct", TerasortRuns.mean(r, "fetchSeconds"));
+      n.put("averageJobTime", TerasortRuns.mean(r, "jobSeconds"));
+      n.put("valid", r.get("valid").asBoolean());
       var hosts = n.putArray("reduceHosts");
-      jobs.forEach(j -> hosts.add(j.get("reduceHosts")));
+      r.get("jobs").forEach(j -> hosts.add(j.get("reduceHosts")));
     }
-    int tasks = 0;
-    int matched = 0;
-    for (JsonNode j : results.getOrDefault("rpc", json.createObjectNode()).path("jobs")) {
-      tasks += j.get("reduceTasks").asInt();
-      matched += j.get("placedTasksMatched").asInt();
-    }
-    s.put("placementMatch", tasks == 0 ? 0 : (double) matched / tasks);
+    s.put(
+        "placementMatch",
+        TerasortRuns.placementMatch(results.getOrDefault("rpc", json.createObjectNode())));
     return s;
   }
 

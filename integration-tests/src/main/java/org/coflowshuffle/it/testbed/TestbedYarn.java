@@ -68,6 +68,10 @@ public final class TestbedYarn implements AutoCloseable {
           "java.base/java.util.concurrent",
           "java.base/sun.nio.ch");
 
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final HttpClient http =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
   private final List<Process> processes = new ArrayList<>();
   private final Map<String, Process> nodeManagers = new LinkedHashMap<>();
   private final String gateway;
@@ -255,25 +259,27 @@ public final class TestbedYarn implements AutoCloseable {
   }
 
   private int runningNodes() throws InterruptedException {
-    HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     try {
-      HttpResponse<String> r =
-          http.send(
-              HttpRequest.newBuilder(
-                      URI.create(
-                          "http://"
-                              + gateway
-                              + ":"
-                              + RM_WEB_PORT
-                              + "/ws/v1/cluster/nodes?states=RUNNING"))
-                  .timeout(Duration.ofSeconds(5))
-                  .build(),
-              HttpResponse.BodyHandlers.ofString());
-      JsonNode nodes = new ObjectMapper().readTree(r.body()).path("nodes").path("node");
-      return nodes.size();
+      return rest("/ws/v1/cluster/nodes?states=RUNNING").path("nodes").path("node").size();
     } catch (IOException e) {
       return 0; // not listening yet
     }
+  }
+
+  /**
+   * What the ResourceManager's REST API answers for {@code path}, e.g. {@code
+   * /ws/v1/cluster/apps?states=RUNNING}.
+   *
+   * @throws IOException when it does not answer (not up yet, or gone)
+   */
+  public JsonNode rest(String path) throws IOException, InterruptedException {
+    HttpResponse<String> r =
+        http.send(
+            HttpRequest.newBuilder(URI.create("http://" + gateway + ":" + RM_WEB_PORT + path))
+                .timeout(Duration.ofSeconds(5))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    return JSON.readTree(r.body());
   }
 
   /** {@code HADOOP_CONF_DIR} for clients such as {@code spark-submit}. */

@@ -6,10 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -190,20 +186,8 @@ class TestbedYarnIT {
 
   /** The host running the application master, from the ResourceManager. */
   private String amHost() throws IOException, InterruptedException {
-    HttpResponse<String> r =
-        HttpClient.newHttpClient()
-            .send(
-                HttpRequest.newBuilder(
-                        URI.create(
-                            "http://"
-                                + testbed.gateway()
-                                + ":"
-                                + TestbedYarn.RM_WEB_PORT
-                                + "/ws/v1/cluster/apps?states=RUNNING"))
-                    .build(),
-                HttpResponse.BodyHandlers.ofString());
-    JsonNode apps = json.readTree(r.body()).path("apps").path("app");
-    assertEquals(1, apps.size(), r.body());
+    JsonNode apps = yarn.rest("/ws/v1/cluster/apps?states=RUNNING").path("apps").path("app");
+    assertEquals(1, apps.size(), apps.toString());
     return apps.get(0).get("amHostHttpAddress").asText().split(":")[0];
   }
 }
