@@ -32,6 +32,8 @@ public final class CoflowCli {
     Map<String, Command> commands = new LinkedHashMap<>();
     commands.put("solve", new SolveCommand());
     commands.put("compare", new CompareCommand());
+    commands.put("coordinator", new CoordinatorCommand());
+    commands.put("bench coordinator", new CoordinatorBenchCommand());
     for (CommandProvider provider : ServiceLoader.load(CommandProvider.class)) {
       commands.putAll(provider.commands());
     }

@@ -25,6 +25,18 @@ final class FetchingCoflow {
   private final List<String> flowSources;
   private final double[] remaining;
 
+  /** The executors flows come from, each once, and per flow which of them it comes from. */
+  private final String[] sources;
+
+  private final int[] sourceOfFlow;
+  private final int[] flowReducer;
+
+  /** The coflow as the last decision modelled it, with the host index of each source then. */
+  private Coflow model;
+
+  private int[] modelSrc;
+  private int[] modelSourceHosts;
+
   /**
    * The flows a reducer fetches of one shuffle from one executor: what a progress report or a rate
    * question names. Indexed once, since both arrive for every fetch while the stage runs.
@@ -37,6 +49,7 @@ final class FetchingCoflow {
   private final boolean[] running;
 
   private double[] rates;
+  private long ratesVersion;
 
   FetchingCoflow(
       Coflow coflow,
@@ -49,6 +62,14 @@ final class FetchingCoflow {
     this.reducerExecutors = reducerExecutors.toArray(new String[0]);
     this.flowSources = List.copyOf(flowSources);
     this.remaining = coflow.flows().stream().mapToDouble(Flow::bytes).toArray();
+    Map<String, Integer> slot = new java.util.LinkedHashMap<>();
+    this.sourceOfFlow = new int[remaining.length];
+    this.flowReducer = new int[remaining.length];
+    for (int k = 0; k < remaining.length; k++) {
+      sourceOfFlow[k] = slot.computeIfAbsent(flowSources.get(k), x -> slot.size());
+      flowReducer[k] = coflow.flows().get(k).reducer();
+    }
+    this.sources = slot.keySet().toArray(new String[0]);
     Map<FlowKey, List<Integer>> byKey = new HashMap<>();
     for (int k = 0; k < remaining.length; k++) {
       FlowKey key =
@@ -113,35 +134,59 @@ final class FetchingCoflow {
         return null;
       }
     }
-    List<Flow> flows = new ArrayList<>(remaining.length);
-    int[] src = new int[remaining.length];
-    int[] reducer = new int[remaining.length];
-    for (int k = 0; k < remaining.length; k++) {
-      Flow f = coflow.flows().get(k);
-      src[k] = hosts.indexOrSender(flowSources.get(k));
-      reducer[k] = f.reducer();
-      flows.add(new Flow(src[k], f.reducer(), f.bytes()));
+    int[] sourceHosts = new int[sources.length];
+    for (int i = 0; i < sources.length; i++) {
+      sourceHosts[i] = hosts.indexOrSender(sources[i]);
+    }
+    if (!Arrays.equals(sourceHosts, modelSourceHosts)) {
+      // Host indices moved (executors came or went): the flows get the new ones. Otherwise the
+      // coflow of the last decision still holds, which spares rebuilding every flow per decision.
+      List<Flow> flows = new ArrayList<>(remaining.length);
+      int[] src = new int[remaining.length];
+      for (int k = 0; k < remaining.length; k++) {
+        Flow f = coflow.flows().get(k);
+        src[k] = sourceHosts[sourceOfFlow[k]];
+        flows.add(new Flow(src[k], f.reducer(), f.bytes()));
+      }
+      model = new Coflow(coflow.id(), arrival, coflow.reducers(), flows);
+      modelSrc = src;
+      modelSourceHosts = sourceHosts;
     }
     boolean[] pinned = new boolean[n];
     Arrays.fill(pinned, true);
-    Coflow c = new Coflow(coflow.id(), arrival, coflow.reducers(), flows);
     double[] left = remaining.clone();
     for (int k = 0; k < left.length; k++) {
-      if (local(k) || (runningOnly && !running[reducer[k]])) {
+      if (local(k) || (runningOnly && !running[flowReducer[k]])) {
         left[k] = 0;
       }
     }
-    return new ActiveCoflow(index, c, left, hostOf, pinned, now - arrival, 0, src, reducer);
+    return new ActiveCoflow(
+        index,
+        model,
+        left,
+        hostOf,
+        pinned,
+        now - arrival,
+        0,
+        modelSrc.clone(),
+        flowReducer.clone());
   }
 
-  /** A reducer received {@code bytes} of a shuffle from one executor: they leave its flows. */
-  void delivered(int shuffleId, int reducer, String source, long bytes) {
+  /**
+   * A reducer received {@code bytes} of a shuffle from one executor: they leave its flows.
+   *
+   * @return whether a flow completed (its last bytes arrived)
+   */
+  boolean delivered(int shuffleId, int reducer, String source, long bytes) {
     double left = bytes;
+    boolean completed = false;
     for (int k : flowsByKey.getOrDefault(new FlowKey(shuffleId, reducer, source), new int[0])) {
       double take = Math.min(left, remaining[k]);
+      completed |= take > 0 && remaining[k] - take <= 0;
       remaining[k] -= take;
       left -= take;
     }
+    return completed;
   }
 
   /** True when some reducer is fetching now. */
@@ -155,7 +200,26 @@ final class FetchingCoflow {
   }
 
   void rates(double[] perFlow) {
-    rates = perFlow == null ? null : perFlow.clone();
+    if (!Arrays.equals(rates, perFlow)) {
+      rates = perFlow == null ? null : perFlow.clone();
+      ratesVersion++;
+    }
+  }
+
+  /** The flow indices of what a reducer reads of a shuffle from one executor, or null. */
+  int[] flowsOf(int shuffleId, int reducer, String source) {
+    int[] ks = flowsByKey.get(new FlowKey(shuffleId, reducer, source));
+    return ks == null ? null : ks.clone();
+  }
+
+  /** The rates of the last decision, per flow, or null. */
+  double[] ratesCopy() {
+    return rates == null ? null : rates.clone();
+  }
+
+  /** Counts the changes of this stage's rates. */
+  long ratesVersion() {
+    return ratesVersion;
   }
 
   /**
@@ -193,6 +257,26 @@ final class FetchingCoflow {
                   rate[r] / 1e6));
     }
     return out.length() == 0 ? "no reducer fetching" : out.toString();
+  }
+
+  /** Where this stage is, for status pages; {@code shuffles} are the ids it reads. */
+  FetchingStatus summary(List<Integer> shuffles) {
+    double total = 0;
+    double left = 0;
+    double rate = 0;
+    for (int k = 0; k < remaining.length; k++) {
+      if (!local(k)) {
+        total += coflow.flows().get(k).bytes();
+        left += remaining[k];
+        rate += rates == null ? 0 : rates[k];
+      }
+    }
+    int fetching = 0;
+    for (boolean r : running) {
+      fetching += r ? 1 : 0;
+    }
+    return new FetchingStatus(
+        shuffles, arrival, total, left, rate, List.of(reducerExecutors), fetching);
   }
 
   /**

@@ -24,13 +24,15 @@ final class HostIndex {
    * @param live the registered executors
    * @param reducers reducers to place; with more than all cores together, each executor gets slots
    *     for as many waves as needed
-   * @param bandwidthOfHost bytes per second of a machine's link, each way, by host name
+   * @param inOfHost bytes per second a machine's link carries in, by host name
+   * @param outOfHost bytes per second a machine's link carries out, by host name
    * @param bytesPerSecond bandwidth of executors no longer registered (their host is unknown)
    */
   HostIndex(
       Collection<ExecutorSlots> live,
       int reducers,
-      ToDoubleFunction<String> bandwidthOfHost,
+      ToDoubleFunction<String> inOfHost,
+      ToDoubleFunction<String> outOfHost,
       double bytesPerSecond) {
     this.bytesPerSecond = bytesPerSecond;
     long cores = 0;
@@ -41,8 +43,13 @@ final class HostIndex {
     for (ExecutorSlots e : live) {
       int slots = (int) Math.min(Integer.MAX_VALUE - 1L, e.cores() * waves);
       indexById.put(e.executorId(), hosts.size());
-      double bw = bandwidthOfHost.applyAsDouble(e.host());
-      hosts.add(new Host(e.executorId(), bw, bw, slots, true));
+      hosts.add(
+          new Host(
+              e.executorId(),
+              inOfHost.applyAsDouble(e.host()),
+              outOfHost.applyAsDouble(e.host()),
+              slots,
+              true));
       executors.add(e);
     }
   }

@@ -49,6 +49,10 @@ public final class LiveCoordinator {
   private final SchemeOptions options;
   private final double bytesPerSecond;
   private final Map<String, Double> hostBytesPerSecond;
+
+  /** Per host, the share of its link that other traffic leaves (1 unless a broker reported). */
+  private final Map<String, double[]> freeShare = new HashMap<>();
+
   private final DoubleSupplier clock;
   private final Map<String, ExecutorSlots> executors = new LinkedHashMap<>();
   private final Map<Integer, Map<Integer, MapOutput>> outputs = new HashMap<>();
@@ -60,6 +64,19 @@ public final class LiveCoordinator {
   private final Map<List<Integer>, ShufflePlacement> groups = new HashMap<>();
 
   private final Map<List<Integer>, FetchingCoflow> fetching = new LinkedHashMap<>();
+
+  /** The same stages by each shuffle they read. */
+  private final Map<Integer, FetchingCoflow> fetchingById = new HashMap<>();
+
+  /**
+   * Progress reports that complete no flow bring the scheme's view of what is left up to date at
+   * most this often, seconds: the paper decides again on arrivals and completions, and deciding on
+   * every report would cost a decision per fetched block.
+   */
+  static final double PROGRESS_REFRESH_SECONDS = 1.0;
+
+  /** When rates were last decided, on the clock. */
+  private double decidedAt = Double.NEGATIVE_INFINITY;
 
   /** Rates must be decided again before they are read: something changed, or a wake-up is due. */
   private boolean ratesStale = true;
@@ -112,8 +129,40 @@ public final class LiveCoordinator {
     return new HostIndex(
         executors.values(),
         reducers,
-        host -> hostBytesPerSecond.getOrDefault(host, bytesPerSecond),
+        host -> link(host) * freeShare.getOrDefault(host, FULL)[0],
+        host -> link(host) * freeShare.getOrDefault(host, FULL)[1],
         bytesPerSecond);
+  }
+
+  private static final double[] FULL = {1, 1};
+
+  private double link(String host) {
+    return hostBytesPerSecond.getOrDefault(host, bytesPerSecond);
+  }
+
+  /**
+   * What a host's links carry besides shuffles, as its broker measured (the paper's site broker):
+   * the schemes see the link minus this, but never less than {@code minShare} of it.
+   *
+   * @param inBytesPerSecond other traffic arriving, bytes per second
+   * @param outBytesPerSecond other traffic leaving, bytes per second
+   * @param minShare the least share of the link assumed free, in (0, 1]
+   * @return the bytes per second left in and out for shuffles
+   */
+  public synchronized double[] otherTraffic(
+      String host, double inBytesPerSecond, double outBytesPerSecond, double minShare) {
+    double link = link(host);
+    double[] share = {
+      Math.max(minShare, 1 - inBytesPerSecond / link),
+      Math.max(minShare, 1 - outBytesPerSecond / link)
+    };
+    share[0] = Math.min(1, share[0]);
+    share[1] = Math.min(1, share[1]);
+    if (!Arrays.equals(share, freeShare.getOrDefault(host, FULL))) {
+      freeShare.put(host, share);
+      ratesStale = true;
+    }
+    return new double[] {link * share[0], link * share[1]};
   }
 
   /** An executor joined (or changed); it may now host reducers. */
@@ -222,7 +271,9 @@ public final class LiveCoordinator {
       placements.put(id, placement);
     }
     int[] shuffleOfFlow = flowShuffle.stream().mapToInt(Integer::intValue).toArray();
-    fetching.put(key, new FetchingCoflow(coflow, now, ids, sources, shuffleOfFlow));
+    FetchingCoflow f = new FetchingCoflow(coflow, now, ids, sources, shuffleOfFlow);
+    fetching.put(key, f);
+    key.forEach(id -> fetchingById.put(id, f));
     ratesStale = true;
     return placement;
   }
@@ -256,7 +307,16 @@ public final class LiveCoordinator {
 
   /** The shuffle's reducers are done fetching: it no longer competes with later shuffles. */
   public synchronized void fetchFinished(int shuffleId) {
-    ratesStale |= fetching.keySet().removeIf(group -> group.contains(shuffleId));
+    stopFetching(shuffleId);
+  }
+
+  private void stopFetching(int shuffleId) {
+    FetchingCoflow c = fetchingById.get(shuffleId);
+    if (c != null) {
+      fetching.values().remove(c);
+      fetchingById.values().removeIf(x -> x == c);
+      ratesStale = true;
+    }
   }
 
   /** A reduce task of a stage reading the shuffle ended: its reducer no longer competes. */
@@ -274,9 +334,21 @@ public final class LiveCoordinator {
   public synchronized void delivered(int shuffleId, int reducer, String source, long bytes) {
     FetchingCoflow c = fetchingWith(shuffleId);
     if (c != null && bytes > 0) {
-      c.delivered(shuffleId, reducer, source, bytes);
-      ratesStale = true;
+      if (c.delivered(shuffleId, reducer, source, bytes)) {
+        ratesStale = true; // a flow completed: Algorithm 1 runs again now
+      } else {
+        // Progress alone: the order by remaining time is brought up to date soon, not per report.
+        ratesWakeUp = Math.min(ratesWakeUp, decidedAt + PROGRESS_REFRESH_SECONDS);
+      }
     }
+  }
+
+  /**
+   * Whether something happened that the current rates do not answer yet (an arrival, a flow or
+   * reducer completing, a bandwidth change), so a server should decide and push now.
+   */
+  public synchronized boolean decisionDue() {
+    return ratesStale;
   }
 
   /**
@@ -304,26 +376,74 @@ public final class LiveCoordinator {
     return Double.isNaN(r) ? Double.POSITIVE_INFINITY : r;
   }
 
-  private FetchingCoflow fetchingWith(int shuffleId) {
-    for (Map.Entry<List<Integer>, FetchingCoflow> e : fetching.entrySet()) {
-      if (e.getKey().contains(shuffleId)) {
-        return e.getValue();
-      }
+  /**
+   * Decides rates now if anything changed since the last decision or its wake-up time has come
+   * (what {@link #rate} does before answering), so that a server can push the new rates.
+   *
+   * @return whether a decision was made
+   */
+  public synchronized boolean refreshRates() {
+    double now = clock.getAsDouble();
+    if (!ratesStale && now < ratesWakeUp) {
+      return false;
     }
-    return null;
+    decideRates(now);
+    return true;
+  }
+
+  /**
+   * When the current decision asked to be made again even if nothing happens (the scheme's own
+   * timer, such as the starvation threshold), seconds on the clock; infinite for never.
+   */
+  public synchronized double wakeUpAt() {
+    return ratesWakeUp;
+  }
+
+  private FetchingCoflow fetchingWith(int shuffleId) {
+    return fetchingById.get(shuffleId);
+  }
+
+  /**
+   * The flows one reducer fetches of a shuffle from one executor, as indices into {@link
+   * #flowRates}: a handle a server keeps to read rates without looking the flow up again. Null when
+   * the shuffle is not being fetched or holds nothing there for the reducer.
+   */
+  public synchronized int[] flowsOf(int shuffleId, int reducer, String source) {
+    FetchingCoflow c = fetchingWith(shuffleId);
+    return c == null ? null : c.flowsOf(shuffleId, reducer, source);
+  }
+
+  /**
+   * The current rate of every flow of the stage reading this shuffle, indexed as {@link #flowsOf}
+   * (a copy); null when it is not being fetched or no decision covers it (its flows go unpaced).
+   */
+  public synchronized double[] flowRates(int shuffleId) {
+    FetchingCoflow c = fetchingWith(shuffleId);
+    return c == null ? null : c.ratesCopy();
+  }
+
+  /**
+   * A number that changes whenever the rates of the stage reading this shuffle change, so a server
+   * pushes only what changed; -1 when it is not being fetched.
+   */
+  public synchronized long ratesVersion(int shuffleId) {
+    FetchingCoflow c = fetchingWith(shuffleId);
+    return c == null ? -1 : c.ratesVersion();
   }
 
   /** One decision of the scheme over every stage still fetching; its rates until the next. */
   private void decideRates(double now) {
+    decidedAt = now;
     HostIndex hosts = hostIndex(0);
     List<ActiveCoflow> active = new ArrayList<>();
     List<FetchingCoflow> of = new ArrayList<>();
     for (FetchingCoflow c : fetching.values()) {
-      c.rates(null);
       ActiveCoflow a = c.anyRunning() ? c.pinned(active.size(), hosts, now, true) : null;
       if (a != null) {
         active.add(a);
         of.add(c);
+      } else {
+        c.rates(null);
       }
     }
     ratesStale = false;
@@ -340,7 +460,7 @@ public final class LiveCoordinator {
 
   /** The shuffle is gone (unregistered): drop everything known about it. */
   public synchronized void forget(int shuffleId) {
-    ratesStale |= fetching.keySet().removeIf(group -> group.contains(shuffleId));
+    stopFetching(shuffleId);
     groups.keySet().removeIf(group -> group.contains(shuffleId));
     placements.values().removeIf(p -> p.shuffleIds().contains(shuffleId));
     outputs.remove(shuffleId);
@@ -354,6 +474,13 @@ public final class LiveCoordinator {
     List<String> lines = new ArrayList<>();
     fetching.forEach((key, c) -> lines.add("shuffle " + name(key) + ": " + c.status()));
     return lines;
+  }
+
+  /** Each placed stage still fetching, for status pages and metrics. */
+  public synchronized List<FetchingStatus> snapshot() {
+    List<FetchingStatus> out = new ArrayList<>();
+    fetching.forEach((key, c) -> out.add(c.summary(key)));
+    return out;
   }
 
   /** Number of shuffles placed and still fetching. */

@@ -142,4 +142,14 @@ public final class CoflowDemand {
   public int pinnedHost(int n) {
     return pinnedHost[n];
   }
+
+  /** Whether every reducer is pinned, so that there is nothing left to place. */
+  public boolean allPinned() {
+    for (int h : pinnedHost) {
+      if (h < 0) {
+        return false;
+      }
+    }
+    return true;
+  }
 }

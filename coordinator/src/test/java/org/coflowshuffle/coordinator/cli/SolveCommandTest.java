@@ -123,7 +123,9 @@ class SolveCommandTest {
   @Test
   void rejectsAnUnknownCommand() {
     Result r = run(new String[] {"frobnicate"}, new String[0], InputStream.nullInputStream());
-    assertUsageError(r, "coflow: unknown command \"frobnicate\" (commands: help, solve, compare)");
+    assertUsageError(
+        r,
+        "coflow: unknown command \"frobnicate\" (commands: help, solve, compare, coordinator, bench coordinator)");
   }
 
   @Test

@@ -1,0 +1,315 @@
+package org.coflowshuffle.coordinator.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedDeque;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.coflowshuffle.coordinator.client.CoordinatorClient;
+import org.coflowshuffle.coordinator.protocol.Message;
+import org.coflowshuffle.coordinator.server.CoordinatorConf;
+import org.coflowshuffle.coordinator.server.CoordinatorServer;
+
+/**
+ * {@code coflow bench coordinator [--hosts 100] [--coflows 100] [--maps 10] [--reducers 10]
+ * [--fetchers 4] [--events 200000] [--paced-rate 2000] [--paced-seconds 5] [--policy rpc]
+ * [--json]}: drives a coordinator over loopback sockets as a cluster would, and prints how fast it
+ * keeps up.
+ *
+ * <p>One driver registers an application with one executor per host, {@code coflows} shuffles with
+ * random map output, and asks where each shuffle's reducers go. Fetcher connections then ask the
+ * rate of every flow that crosses the network, and send flow events (progress reports, each a
+ * reason to decide again): first as fast as they can ({@code events}, giving events per second),
+ * then at {@code paced-rate} events per second for {@code paced-seconds}, giving the decision
+ * latency a cluster at that rate sees, from the coordinator's metrics (from the first event a
+ * decision answers until its rates are handed to the network).
+ */
+public final class CoordinatorBenchCommand implements Command {
+
+  private static final String PREFIX = "coflow bench coordinator: ";
+  private static final Duration WAIT = Duration.ofSeconds(120);
+
+  @Override
+  public String summary() {
+    return "drive the coordinator over loopback; print events/s and decision latency p50/p99";
+  }
+
+  /** A flow a fetcher asks the rate of: reducer r of shuffle s, placed on at, from source. */
+  private record FlowRef(int shuffle, int reducer, String source, String at) {}
+
+  @Override
+  public int run(String[] args, PrintStream out, PrintStream err, InputStream in) {
+    Flags f;
+    int hosts;
+    int coflows;
+    int maps;
+    int reducers;
+    int fetchers;
+    int events;
+    int pacedRate;
+    int pacedSeconds;
+    String policy;
+    int completionEvery;
+    try {
+      f =
+          new Flags(
+              args,
+              Set.of(
+                  "--hosts",
+                  "--coflows",
+                  "--maps",
+                  "--reducers",
+                  "--fetchers",
+                  "--events",
+                  "--paced-rate",
+                  "--paced-seconds",
+                  "--completion-every",
+                  "--policy"),
+              Set.of("--json"));
+      hosts = f.positiveInt("--hosts", 100);
+      coflows = f.positiveInt("--coflows", 100);
+      maps = f.positiveInt("--maps", 10);
+      reducers = f.positiveInt("--reducers", 10);
+      fetchers = f.positiveInt("--fetchers", 4);
+      events = f.positiveInt("--events", 200_000);
+      pacedRate = f.positiveInt("--paced-rate", 2000);
+      pacedSeconds = f.positiveInt("--paced-seconds", 5);
+      policy = f.string("--policy", "rpc");
+      completionEvery = f.positiveInt("--completion-every", 10);
+    } catch (IllegalArgumentException e) {
+      err.println(PREFIX + e.getMessage());
+      return USAGE;
+    }
+    CoordinatorConf conf;
+    try {
+      conf =
+          CoordinatorConf.from(
+              Map.of(
+                  CoordinatorConf.PORT.name(), "0",
+                  CoordinatorConf.HTTP_PORT.name(), "0",
+                  CoordinatorConf.POLICY.name(), policy,
+                  CoordinatorConf.CLIENT_TIMEOUT.name(), "10min"));
+    } catch (IllegalArgumentException e) {
+      err.println(PREFIX + e.getMessage());
+      return USAGE;
+    }
+    Random random = new Random(1);
+    ExecutorService threads = Executors.newFixedThreadPool(fetchers);
+    try (CoordinatorServer server = CoordinatorServer.start(conf);
+        CoordinatorClient driver =
+            CoordinatorClient.connect(server.address(), "bench-driver", null, WAIT)) {
+      String app = "bench";
+      driver.send(new Message.RegisterApp(app));
+      List<Message.ExecutorInfo> executors = new ArrayList<>();
+      for (int h = 0; h < hosts; h++) {
+        executors.add(new Message.ExecutorInfo(String.valueOf(h), "h" + h, 1));
+      }
+      driver.send(new Message.Executors(app, executors));
+
+      // Arrivals: each shuffle's map output, then its placement, one after another.
+      double[] placeSeconds = new double[coflows];
+      List<FlowRef> flows = new ArrayList<>();
+      for (int s = 0; s < coflows; s++) {
+        driver.send(new Message.RegisterShuffle(app, s, maps, reducers));
+        String[] mapExecutor = new String[maps];
+        for (int m = 0; m < maps; m++) {
+          long[] bytes = new long[reducers];
+          for (int r = 0; r < reducers; r++) {
+            bytes[r] = 1_000_000L + random.nextInt(100_000_000);
+          }
+          mapExecutor[m] = String.valueOf(random.nextInt(hosts));
+          driver.send(
+              new Message.MapOutput(app, s, m, "h" + mapExecutor[m], mapExecutor[m], bytes));
+        }
+        long t0 = System.nanoTime();
+        driver.send(new Message.PlacementRequest(app, s, new int[] {s}));
+        Message.Placement p = driver.await(Message.Placement.class, WAIT);
+        placeSeconds[s] = (System.nanoTime() - t0) / 1e9;
+        if (p.unavailable() != null) {
+          err.println(PREFIX + "no placement: " + p.unavailable());
+          return FAILURE;
+        }
+        for (int r = 0; r < reducers; r++) {
+          String at = p.reducers().get(r).executor();
+          for (String src : Arrays.stream(mapExecutor).distinct().toList()) {
+            if (!src.equals(at)) {
+              flows.add(new FlowRef(s, r, src, at));
+            }
+          }
+        }
+      }
+
+      List<CoordinatorClient> clients = new ArrayList<>();
+      try {
+        for (int i = 0; i < fetchers; i++) {
+          clients.add(
+              CoordinatorClient.connect(server.address(), "bench-fetcher-" + i, null, WAIT));
+        }
+        for (int k = 0; k < flows.size(); k++) {
+          FlowRef fl = flows.get(k);
+          clients
+              .get(k % fetchers)
+              .send(new Message.RateRequest(app, fl.shuffle(), fl.reducer(), fl.source(), fl.at()));
+        }
+        for (CoordinatorClient c : clients) {
+          barrier(c, 1);
+        }
+
+        // Completions finish flows in a random order, each flow once.
+        List<Integer> order = new ArrayList<>();
+        for (int k = 0; k < flows.size(); k++) {
+          order.add(k);
+        }
+        Collections.shuffle(order, random);
+        Deque<Integer> unfinished = new ConcurrentLinkedDeque<>(order);
+
+        // Paced first, while most flows are unfinished: the latency a cluster at this rate sees.
+        long before = server.decisions();
+        long pushedBefore = server.ratesPushed();
+        long interval = 1_000_000_000L / pacedRate;
+        int paced = pacedRate * pacedSeconds;
+        long start = System.nanoTime();
+        for (int e = 0; e < paced; e++) {
+          long due = start + e * interval;
+          long wait = due - System.nanoTime();
+          if (wait > 0) {
+            Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
+          }
+          clients
+              .get(e % fetchers)
+              .send(event(app, flows, unfinished, random, e % completionEvery == 0));
+        }
+        for (CoordinatorClient c : clients) {
+          barrier(c, 3);
+        }
+        double pacedElapsed = (System.nanoTime() - start) / 1e9;
+        double[] pacedLatency = server.decisionLatenciesSince(before);
+        long pacedPushed = server.ratesPushed() - pushedBefore;
+
+        // Then open loop: every fetcher sends its share of the events as fast as it can.
+        before = server.decisions();
+        long t0 = System.nanoTime();
+        List<Future<Void>> done = new ArrayList<>();
+        for (int i = 0; i < fetchers; i++) {
+          CoordinatorClient c = clients.get(i);
+          int share = events / fetchers;
+          long seed = i;
+          done.add(
+              threads.submit(
+                  () -> {
+                    Random r = new Random(seed);
+                    for (int e = 0; e < share; e++) {
+                      c.send(event(app, flows, unfinished, r, e % completionEvery == 0));
+                    }
+                    barrier(c, 2);
+                    return null;
+                  }));
+        }
+        for (Future<Void> d : done) {
+          d.get();
+        }
+        double openSeconds = (System.nanoTime() - t0) / 1e9;
+        int sent = events / fetchers * fetchers;
+        double[] openLatency = server.decisionLatenciesSince(before);
+
+        Arrays.sort(placeSeconds);
+        Arrays.sort(openLatency);
+        Arrays.sort(pacedLatency);
+        Map<String, Object> r = new LinkedHashMap<>();
+        r.put("policy", policy);
+        r.put("hosts", hosts);
+        r.put("coflows", coflows);
+        r.put("flows", flows.size());
+        r.put("placementP50Ms", ms(quantile(placeSeconds, 0.5)));
+        r.put("placementP99Ms", ms(quantile(placeSeconds, 0.99)));
+        r.put("pacedRate", pacedRate);
+        r.put("pacedAchieved", Math.round(paced / pacedElapsed));
+        r.put("pacedDecisions", pacedLatency.length);
+        r.put("pacedFlowRatesPushed", pacedPushed);
+        r.put("pacedLatencyP50Ms", ms(quantile(pacedLatency, 0.5)));
+        r.put("pacedLatencyP99Ms", ms(quantile(pacedLatency, 0.99)));
+        r.put("eventsPerSecond", Math.round(sent / openSeconds));
+        r.put("openDecisions", openLatency.length);
+        r.put("openLatencyP50Ms", ms(quantile(openLatency, 0.5)));
+        r.put("openLatencyP99Ms", ms(quantile(openLatency, 0.99)));
+        if (f.has("--json")) {
+          out.println(new ObjectMapper().writeValueAsString(r));
+        } else {
+          out.printf(
+              Locale.ROOT,
+              "coordinator, policy %s: %d hosts, %d coflows, %d paced flows%n"
+                  + "  placement: p50 %.3f ms, p99 %.3f ms%n"
+                  + "  paced at %d events/s (%d achieved): %d decisions, %d flow rates pushed,"
+                  + " decision latency p50 %.3f ms, p99 %.3f ms%n"
+                  + "  as fast as sent: %,d events/s, %d decisions, latency p50 %.3f ms,"
+                  + " p99 %.3f ms%n",
+              r.values().toArray());
+        }
+        return 0;
+      } finally {
+        for (CoordinatorClient c : clients) {
+          c.close();
+        }
+      }
+    } catch (Exception e) {
+      err.println(PREFIX + SolveCommand.oneLine(String.valueOf(e.getMessage())));
+      return FAILURE;
+    } finally {
+      threads.shutdownNow();
+    }
+  }
+
+  /**
+   * A flow event: the completion of the next unfinished flow (all it has left), or 4 KiB of
+   * progress of a random one (also when every flow is finished).
+   */
+  private static Message event(
+      String app, List<FlowRef> flows, Deque<Integer> unfinished, Random r, boolean completion) {
+    Integer next = completion ? unfinished.poll() : null;
+    FlowRef fl = flows.get(next != null ? next : r.nextInt(flows.size()));
+    long bytes = next != null ? Long.MAX_VALUE : 4096;
+    return new Message.Progress(app, fl.shuffle(), fl.reducer(), fl.source(), bytes);
+  }
+
+  /** Waits until the server applied all this client sent (and pushed what it decided). */
+  private static void barrier(CoordinatorClient c, long id) throws IOException {
+    for (long ping = 2 * id; ping < 2 * id + 2; ping++) {
+      c.send(new Message.Ping(ping));
+      while (true) {
+        Message m = c.receive(WAIT);
+        if (m == null) {
+          throw new IOException("no answer to a ping within " + WAIT);
+        }
+        if (m instanceof Message.Pong p && p.value() == ping) {
+          break;
+        }
+      }
+    }
+  }
+
+  /** Seconds as milliseconds, to the microsecond (NaN when there was nothing to measure). */
+  private static double ms(double seconds) {
+    return Double.isNaN(seconds) ? Double.NaN : Math.round(seconds * 1e6) / 1e3;
+  }
+
+  private static double quantile(double[] sorted, double q) {
+    if (sorted.length == 0) {
+      return Double.NaN;
+    }
+    return sorted[(int) Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+  }
+}

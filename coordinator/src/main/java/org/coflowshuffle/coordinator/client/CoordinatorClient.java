@@ -1,0 +1,190 @@
+package org.coflowshuffle.coordinator.client;
+
+import java.io.DataInputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.time.Duration;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.coflowshuffle.coordinator.protocol.FrameCodec;
+import org.coflowshuffle.coordinator.protocol.HelloProof;
+import org.coflowshuffle.coordinator.protocol.Message;
+import org.coflowshuffle.coordinator.protocol.ProtocolException;
+
+/**
+ * A blocking client of the coordinator protocol over one socket: it answers the challenge, then
+ * sends messages and hands over what the server sends (answers and pushed rates) in arrival order.
+ * One daemon thread reads; {@link #send} may be called from any thread.
+ */
+public final class CoordinatorClient implements AutoCloseable {
+
+  /** Raised when the server refuses the hello (or anything else) with an error. */
+  public static final class RefusedException extends IOException {
+    private static final long serialVersionUID = 1L;
+
+    private final transient Message.Error error;
+
+    RefusedException(Message.Error error) {
+      super("coordinator refused: " + error.code() + " " + error.message());
+      this.error = error;
+    }
+
+    public Message.Error error() {
+      return error;
+    }
+  }
+
+  private static final Message CLOSED = new Message.Pong(Long.MIN_VALUE);
+
+  private final Socket socket;
+  private final OutputStream out;
+  private final BlockingQueue<Message> inbox = new LinkedBlockingQueue<>();
+  private final Thread reader;
+  private final Message.Welcome welcome;
+  private volatile IOException readFailure;
+
+  private CoordinatorClient(InetSocketAddress address, String name, String secret, Duration timeout)
+      throws IOException {
+    socket = new Socket();
+    try {
+      socket.setTcpNoDelay(true);
+      socket.connect(address, (int) timeout.toMillis());
+      out = socket.getOutputStream();
+      reader = new Thread(this::read, "coflow-client-" + name);
+      reader.setDaemon(true);
+      reader.start();
+      Message first = next(timeout);
+      if (!(first instanceof Message.Challenge c)) {
+        throw new IOException(
+            "coordinator at " + address + " sent " + first + " instead of a challenge");
+      }
+      send(new Message.Hello(name, secret == null ? null : HelloProof.prove(secret, c.nonce())));
+      Message answer = next(timeout);
+      if (!(answer instanceof Message.Welcome w)) {
+        throw new IOException("coordinator at " + address + " answered the hello with " + answer);
+      }
+      welcome = w;
+    } catch (IOException | RuntimeException e) {
+      socket.close();
+      throw e;
+    }
+  }
+
+  /**
+   * Connects and authenticates.
+   *
+   * @param secret the shared secret, or null when the coordinator has none
+   * @throws RefusedException when the coordinator refuses the hello
+   * @throws IOException when it cannot be reached or does not answer within {@code timeout}
+   */
+  public static CoordinatorClient connect(
+      InetSocketAddress address, String name, String secret, Duration timeout) throws IOException {
+    return new CoordinatorClient(address, name, secret, timeout);
+  }
+
+  /** The server's answer to the hello. */
+  public Message.Welcome welcome() {
+    return welcome;
+  }
+
+  /** Sends one message. */
+  public void send(Message m) throws IOException {
+    sendRaw(FrameCodec.encode(m));
+  }
+
+  /** Sends bytes as they are (for tests of what the server does with bad frames). */
+  public synchronized void sendRaw(byte[] bytes) throws IOException {
+    out.write(bytes);
+    out.flush();
+  }
+
+  /**
+   * The next message from the server, waiting up to {@code timeout}.
+   *
+   * @return null when nothing arrived in time
+   * @throws RefusedException when the server sent an error
+   * @throws IOException when the connection is closed and nothing is left to read
+   */
+  public Message receive(Duration timeout) throws IOException {
+    return next(timeout);
+  }
+
+  /**
+   * The next message of the given type, skipping others (such as pushed rates while waiting for a
+   * placement).
+   *
+   * @throws IOException on timeout, an error from the server, or a closed connection
+   */
+  public <T extends Message> T await(Class<T> type, Duration timeout) throws IOException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (true) {
+      long left = deadline - System.nanoTime();
+      Message m = left > 0 ? next(Duration.ofNanos(left)) : null;
+      if (m == null) {
+        throw new IOException("no " + type.getSimpleName() + " within " + timeout);
+      }
+      if (type.isInstance(m)) {
+        return type.cast(m);
+      }
+    }
+  }
+
+  /** Whether the server closed the connection (everything it sent before was still delivered). */
+  public boolean isClosed() {
+    return !reader.isAlive();
+  }
+
+  private Message next(Duration timeout) throws IOException {
+    Message m;
+    try {
+      m = inbox.poll(timeout.toNanos(), TimeUnit.NANOSECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted", e);
+    }
+    if (m == CLOSED) {
+      inbox.offer(CLOSED);
+      throw readFailure != null ? readFailure : new EOFException("connection closed");
+    }
+    if (m instanceof Message.Error e) {
+      throw new RefusedException(e);
+    }
+    return m;
+  }
+
+  private void read() {
+    try {
+      DataInputStream in = new DataInputStream(socket.getInputStream());
+      while (true) {
+        int length = in.readInt();
+        int version = in.readUnsignedByte();
+        int type = in.readUnsignedByte();
+        byte[] body = new byte[length - FrameCodec.HEADER_BYTES];
+        in.readFully(body);
+        inbox.add(FrameCodec.decode(version, type, body));
+      }
+    } catch (EOFException e) {
+      // The server closed the connection.
+    } catch (IOException e) {
+      readFailure = socket.isClosed() ? null : e;
+    } catch (ProtocolException | RuntimeException e) {
+      readFailure = new IOException("unreadable frame from the coordinator: " + e.getMessage(), e);
+    } finally {
+      inbox.add(CLOSED);
+    }
+  }
+
+  @Override
+  public void close() throws IOException {
+    socket.close();
+    try {
+      reader.join(2000);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

@@ -1,0 +1,59 @@
+package org.coflowshuffle.coordinator.protocol;
+
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.MessageDigest;
+import java.security.SecureRandom;
+import java.util.Base64;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+
+/**
+ * Authentication by a shared secret without sending it: the server sends a fresh random nonce on
+ * every connection, the client answers with HMAC-SHA256(secret, nonce). A hello captured on one
+ * connection proves nothing on another, so replaying it fails.
+ */
+public final class HelloProof {
+
+  private static final SecureRandom RANDOM = new SecureRandom();
+
+  private HelloProof() {}
+
+  /** A fresh nonce, base64 of 32 random bytes. */
+  public static String nonce() {
+    byte[] b = new byte[32];
+    RANDOM.nextBytes(b);
+    return Base64.getEncoder().encodeToString(b);
+  }
+
+  /** The proof a client sends for {@code nonce}. */
+  public static String prove(String secret, String nonce) {
+    return Base64.getEncoder().encodeToString(mac(secret, nonce));
+  }
+
+  /**
+   * Whether {@code proof} is the proof for {@code nonce} under {@code secret}, in constant time.
+   */
+  public static boolean verify(String secret, String nonce, String proof) {
+    if (proof == null) {
+      return false;
+    }
+    byte[] given;
+    try {
+      given = Base64.getDecoder().decode(proof);
+    } catch (IllegalArgumentException e) {
+      return false;
+    }
+    return MessageDigest.isEqual(mac(secret, nonce), given);
+  }
+
+  private static byte[] mac(String secret, String nonce) {
+    try {
+      Mac mac = Mac.getInstance("HmacSHA256");
+      mac.init(new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
+      return mac.doFinal(nonce.getBytes(StandardCharsets.UTF_8));
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException("HmacSHA256 is missing from this JVM", e);
+    }
+  }
+}

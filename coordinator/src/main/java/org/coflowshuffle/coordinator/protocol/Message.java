@@ -1,0 +1,248 @@
+package org.coflowshuffle.coordinator.protocol;
+
+import java.util.List;
+
+/**
+ * Every message of the coordinator protocol, one record per {@link MessageType}; the record's
+ * components are the JSON body's fields (docs/protocol.md). Constructors check what a frame alone
+ * can tell (names present, counts not negative), so a decoded message is well formed; whether it
+ * fits the service's state (a known application, a registered shuffle) is the server's to check.
+ *
+ * <p>Applications are named by the cluster manager's application id; a shuffle by the id Spark gave
+ * it within its application; executors and hosts by their names in the cluster.
+ */
+public sealed interface Message {
+
+  /** The type a frame of this message carries. */
+  default MessageType type() {
+    return MessageType.of(this);
+  }
+
+  /** Server to client, first on every connection: the nonce the hello must prove a secret with. */
+  record Challenge(int version, String nonce) implements Message {
+    public Challenge {
+      Checks.name("nonce", nonce);
+    }
+  }
+
+  /**
+   * Client to server, once, first: who it is and, when the service has a secret, {@code proof} =
+   * base64 HMAC-SHA256 over the challenge's nonce ({@link HelloProof}).
+   */
+  record Hello(String client, String proof) implements Message {
+    public Hello {
+      Checks.name("client", client);
+    }
+  }
+
+  /** Server to client: the hello was accepted; {@code policy} is the scheme that decides. */
+  record Welcome(String session, String policy) implements Message {}
+
+  /** Server to client: what was wrong with the last frame; the server closes the connection. */
+  record Error(ErrorCode code, String message) implements Message {
+    public Error {
+      if (code == null) {
+        throw new IllegalArgumentException("code is required");
+      }
+    }
+  }
+
+  /**
+   * Client to server: a heartbeat. The server answers with a {@link Pong} of the same value once it
+   * has applied every message the client sent before, so it also works as a barrier.
+   */
+  record Ping(long value) implements Message {}
+
+  /** Server to client: the answer to a {@link Ping}. */
+  record Pong(long value) implements Message {}
+
+  /**
+   * A driver starts an application. Its connection owns it: when that connection closes (or goes
+   * silent past the timeout), the application's shuffles are dropped.
+   */
+  record RegisterApp(String app) implements Message {
+    public RegisterApp {
+      Checks.name("app", app);
+    }
+  }
+
+  /**
+   * A shuffle of an application: its map and reduce task counts (reducers at most {@link
+   * #MAX_REDUCERS}, Spark's own limit for a shuffle's partitions).
+   */
+  record RegisterShuffle(String app, int shuffle, int maps, int reducers) implements Message {
+    public RegisterShuffle {
+      Checks.name("app", app);
+      Checks.notNegative("shuffle", shuffle);
+      Checks.notNegative("maps", maps);
+      Checks.notNegative("reducers", reducers);
+      if (reducers > MAX_REDUCERS) {
+        throw new IllegalArgumentException(
+            "reducers must be at most " + MAX_REDUCERS + ", got " + reducers);
+      }
+    }
+  }
+
+  /** Most reducers a shuffle may have: 2^24, as in Spark's sort-based shuffle. */
+  int MAX_REDUCERS = 1 << 24;
+
+  /** One map task's output: where it ran and its exact bytes per reducer. */
+  record MapOutput(String app, int shuffle, int map, String host, String executor, long[] bytes)
+      implements Message {
+    public MapOutput {
+      Checks.name("app", app);
+      Checks.notNegative("shuffle", shuffle);
+      Checks.notNegative("map", map);
+      Checks.name("host", host);
+      Checks.name("executor", executor);
+      if (bytes == null) {
+        throw new IllegalArgumentException("bytes is required");
+      }
+      for (long b : bytes) {
+        Checks.notNegative("bytes", b);
+      }
+      bytes = bytes.clone();
+    }
+
+    @Override
+    public long[] bytes() {
+      return bytes.clone();
+    }
+  }
+
+  /** An executor of an application: where it runs and how many tasks it runs at once. */
+  record ExecutorInfo(String id, String host, int slots) {
+    public ExecutorInfo {
+      Checks.name("id", id);
+      Checks.name("host", host);
+      if (slots < 1) {
+        throw new IllegalArgumentException("slots must be at least 1, got " + slots);
+      }
+    }
+  }
+
+  /** The executors an application has now (the whole set, replacing the last one sent). */
+  record Executors(String app, List<ExecutorInfo> executors) implements Message {
+    public Executors {
+      Checks.name("app", app);
+      executors = List.copyOf(Checks.present("executors", executors));
+    }
+  }
+
+  /**
+   * A driver asks where the reducers of a stage reading {@code shuffles} run (all partitioned into
+   * the same reducers); answered by a {@link Placement} with the same {@code request}.
+   */
+  record PlacementRequest(String app, long request, int[] shuffles) implements Message {
+    public PlacementRequest {
+      Checks.name("app", app);
+      if (shuffles == null || shuffles.length == 0) {
+        throw new IllegalArgumentException("shuffles must name at least one shuffle");
+      }
+      for (int s : shuffles) {
+        Checks.notNegative("shuffles", s);
+      }
+      shuffles = shuffles.clone();
+    }
+
+    @Override
+    public int[] shuffles() {
+      return shuffles.clone();
+    }
+  }
+
+  /** Where one reducer runs. */
+  record ReducerHost(String executor, String host) {}
+
+  /**
+   * The answer to a {@link PlacementRequest}: per reducer its executor, or, when no placement can
+   * be made yet, the one-line reason in {@code unavailable} (and no reducers); the driver then
+   * keeps Spark's own placement.
+   */
+  record Placement(
+      String app, long request, String scheme, List<ReducerHost> reducers, String unavailable)
+      implements Message {
+    public Placement {
+      reducers = reducers == null ? List.of() : List.copyOf(reducers);
+    }
+  }
+
+  /**
+   * An executor about to fetch what {@code source} holds of a shuffle for a reducer asks at what
+   * rate; it is answered by {@link Rates} now and again whenever the decision changes, until the
+   * reducer is done. {@code fetcher} is the executor the reducer runs on.
+   */
+  record RateRequest(String app, int shuffle, int reducer, String source, String fetcher)
+      implements Message {
+    public RateRequest {
+      Checks.name("app", app);
+      Checks.notNegative("shuffle", shuffle);
+      Checks.notNegative("reducer", reducer);
+      Checks.name("source", source);
+      Checks.name("fetcher", fetcher);
+    }
+  }
+
+  /**
+   * The rate of one flow: bytes per second, 0 while it waits, null when it is not paced (fetch at
+   * full speed).
+   */
+  record FlowRate(String app, int shuffle, int reducer, String source, Double bytesPerSecond) {}
+
+  /** Server to client: rates of the decision numbered {@code epoch} (newer epochs win). */
+  record Rates(long epoch, List<FlowRate> rates) implements Message {
+    public Rates {
+      rates = List.copyOf(Checks.present("rates", rates));
+    }
+  }
+
+  /** A reducer received {@code bytes} more of what {@code source} holds for it. */
+  record Progress(String app, int shuffle, int reducer, String source, long bytes)
+      implements Message {
+    public Progress {
+      Checks.name("app", app);
+      Checks.notNegative("shuffle", shuffle);
+      Checks.notNegative("reducer", reducer);
+      Checks.name("source", source);
+      Checks.notNegative("bytes", bytes);
+    }
+  }
+
+  /** A reduce task ended: its flows are complete. */
+  record ReducerDone(String app, int shuffle, int reducer) implements Message {
+    public ReducerDone {
+      Checks.name("app", app);
+      Checks.notNegative("shuffle", shuffle);
+      Checks.notNegative("reducer", reducer);
+    }
+  }
+
+  /** All reducers of a shuffle are done fetching: its coflow is complete. */
+  record ShuffleDone(String app, int shuffle) implements Message {
+    public ShuffleDone {
+      Checks.name("app", app);
+      Checks.notNegative("shuffle", shuffle);
+    }
+  }
+
+  /** A shuffle is gone (its data removed): forget everything about it. */
+  record UnregisterShuffle(String app, int shuffle) implements Message {
+    public UnregisterShuffle {
+      Checks.name("app", app);
+      Checks.notNegative("shuffle", shuffle);
+    }
+  }
+
+  /**
+   * A host's measured traffic that is not coflow traffic (the paper's site broker), bytes per
+   * second each way; the algorithms see the host's link minus this.
+   */
+  record Bandwidth(String host, double inBytesPerSecond, double outBytesPerSecond)
+      implements Message {
+    public Bandwidth {
+      Checks.name("host", host);
+      Checks.notNegative("inBytesPerSecond", inBytesPerSecond);
+      Checks.notNegative("outBytesPerSecond", outBytesPerSecond);
+    }
+  }
+}

@@ -1,0 +1,144 @@
+package org.coflowshuffle.coordinator.server;
+
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.handler.codec.DecoderException;
+import io.netty.handler.timeout.IdleStateEvent;
+import java.lang.System.Logger.Level;
+import org.coflowshuffle.coordinator.protocol.ErrorCode;
+import org.coflowshuffle.coordinator.protocol.FrameCodec;
+import org.coflowshuffle.coordinator.protocol.HelloProof;
+import org.coflowshuffle.coordinator.protocol.Message;
+import org.coflowshuffle.coordinator.protocol.ProtocolException;
+
+/**
+ * One client connection: sends the challenge, checks the hello, answers pings, and hands every
+ * other message to the scheduling loop. Any refused frame is answered with an {@link Message.Error}
+ * naming what was wrong, then the connection is closed; other connections are not affected.
+ */
+final class ConnectionHandler extends SimpleChannelInboundHandler<Message> implements Peer {
+
+  private static final System.Logger LOG = System.getLogger(CoordinatorServer.class.getName());
+
+  private final CoordinatorServer server;
+  private final String secret;
+  private final String nonce = HelloProof.nonce();
+  private Channel channel;
+  private volatile String client;
+  private boolean closing;
+
+  ConnectionHandler(CoordinatorServer server, String secret) {
+    this.server = server;
+    this.secret = secret;
+  }
+
+  @Override
+  public void channelActive(ChannelHandlerContext ctx) {
+    channel = ctx.channel();
+    server.metrics().opened();
+    ctx.writeAndFlush(new Message.Challenge(FrameCodec.VERSION, nonce));
+  }
+
+  @Override
+  public void channelInactive(ChannelHandlerContext ctx) {
+    server.metrics().closed();
+    if (client != null) {
+      server.disconnected(this);
+    }
+  }
+
+  @Override
+  protected void channelRead0(ChannelHandlerContext ctx, Message m) {
+    if (closing) {
+      return;
+    }
+    server.metrics().frame(m.type());
+    try {
+      if (client == null) {
+        hello(m);
+      } else if (m instanceof Message.Hello) {
+        throw new ProtocolException(ErrorCode.OUT_OF_ORDER, "a second hello on one connection");
+      } else {
+        server.submit(this, m, System.nanoTime());
+      }
+    } catch (ProtocolException e) {
+      fail(e);
+    }
+  }
+
+  private void hello(Message m) throws ProtocolException {
+    if (!(m instanceof Message.Hello h)) {
+      throw new ProtocolException(
+          ErrorCode.OUT_OF_ORDER, m.type() + " before the hello; send HELLO first");
+    }
+    if (secret != null && !HelloProof.verify(secret, nonce, h.proof())) {
+      throw new ProtocolException(
+          ErrorCode.UNAUTHENTICATED,
+          h.proof() == null
+              ? "this coordinator requires a secret; the hello has no proof"
+              : "the hello's proof does not match this connection's challenge and the secret");
+    }
+    client = h.client() + "@" + channel.remoteAddress();
+    send(new Message.Welcome(Integer.toHexString(System.identityHashCode(this)), server.policy()));
+  }
+
+  @Override
+  public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
+    if (evt instanceof IdleStateEvent) {
+      LOG.log(
+          Level.WARNING,
+          "coflow coordinator: closing {0}: silent for {1} s",
+          name(),
+          server.clientTimeoutSeconds());
+      ctx.close();
+    }
+  }
+
+  @Override
+  public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+    Throwable c =
+        cause instanceof DecoderException && cause.getCause() != null ? cause.getCause() : cause;
+    if (c instanceof ProtocolException e) {
+      fail(e);
+    } else {
+      LOG.log(Level.WARNING, "coflow coordinator: closing " + name() + ": " + c, c);
+      fail(new ProtocolException(ErrorCode.INTERNAL, String.valueOf(c.getMessage())));
+    }
+  }
+
+  /** Answers with the error, counts it, logs one line, and closes. Safe from any thread. */
+  void fail(ProtocolException e) {
+    channel
+        .eventLoop()
+        .execute(
+            () -> {
+              if (closing) {
+                return;
+              }
+              closing = true;
+              server.metrics().error(e.code());
+              LOG.log(
+                  Level.INFO,
+                  "coflow coordinator: refused a frame from {0}: {1} {2}",
+                  name(),
+                  e.code(),
+                  e.getMessage());
+              channel.writeAndFlush(e.toMessage()).addListener(ChannelFutureListener.CLOSE);
+            });
+  }
+
+  @Override
+  public void send(Message m) {
+    channel.writeAndFlush(m, channel.voidPromise());
+  }
+
+  @Override
+  public String name() {
+    String c = client;
+    return c != null
+        ? c
+        : "unidentified client@" + (channel == null ? "?" : channel.remoteAddress());
+  }
+}

@@ -1,0 +1,274 @@
+package org.coflowshuffle.coordinator.server;
+
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.coflowshuffle.coordinator.conf.ConfigKey;
+import org.coflowshuffle.core.policy.SchemeOptions;
+import org.coflowshuffle.core.scheme.Schemes;
+
+/**
+ * The standalone coordinator's settings ({@code coflow.coordinator.*}), each key declared once in
+ * {@link #KEYS}; {@code docs/configuration.md} is generated from them.
+ *
+ * @param port where the protocol is served (0: any free port)
+ * @param httpPort where {@code /status}, {@code /metrics} and the status page are served
+ * @param bind the address both listen on
+ * @param secret the shared secret clients prove in their hello; null for none
+ * @param policy the scheme that decides placements and rates
+ * @param options the scheme's options
+ * @param hostBytesPerSecond link speed of hosts not in {@code hostBandwidth}, each way
+ * @param hostBandwidth link speeds by host name, each way
+ * @param maxFrameBytes largest frame accepted
+ * @param clientTimeoutSeconds a connection silent this long is closed and its application dropped
+ * @param minAvailableFraction the least share of a link the algorithms see, however much other
+ *     traffic the host reports
+ * @param ioThreads Netty event-loop threads
+ * @param rateTolerance the least relative change of a flow's rate that is pushed to its fetcher
+ */
+public record CoordinatorConf(
+    int port,
+    int httpPort,
+    InetAddress bind,
+    String secret,
+    String policy,
+    SchemeOptions options,
+    double hostBytesPerSecond,
+    Map<String, Double> hostBandwidth,
+    int maxFrameBytes,
+    double clientTimeoutSeconds,
+    double minAvailableFraction,
+    int ioThreads,
+    double rateTolerance) {
+
+  static final String SINCE = "0.1.0";
+
+  public static final ConfigKey<Integer> PORT =
+      ConfigKey.integer(
+          "coflow.coordinator.port", 7390, 0, 65535, SINCE, "Port of the coordinator protocol.");
+  public static final ConfigKey<Integer> HTTP_PORT =
+      ConfigKey.integer(
+          "coflow.coordinator.httpPort",
+          7391,
+          0,
+          65535,
+          SINCE,
+          "Port of `/status` (JSON), `/metrics` (Prometheus text) and `/` (status page).");
+  public static final ConfigKey<String> SECRET =
+      ConfigKey.of(
+          "coflow.coordinator.secret",
+          "string",
+          null,
+          SINCE,
+          "Shared secret every client proves in its hello (HMAC-SHA256 over a per-connection"
+              + " nonce; the secret never travels). Spark applications use"
+              + " `spark.authenticate.secret` when set. Unset: no authentication, and the"
+              + " coordinator listens on loopback only unless `openWithoutSecret` is true.",
+          s -> s);
+  public static final ConfigKey<String> BIND =
+      ConfigKey.of(
+          "coflow.coordinator.bindAddress",
+          "string",
+          null,
+          SINCE,
+          "Address to listen on. Unset: all interfaces when a secret is set, else loopback.",
+          String::trim);
+  public static final ConfigKey<Boolean> OPEN_WITHOUT_SECRET =
+      ConfigKey.bool(
+          "coflow.coordinator.openWithoutSecret",
+          false,
+          SINCE,
+          "Allow a non-loopback `bindAddress` without a secret: anyone who reaches the port can"
+              + " steer placements and rates.");
+  public static final ConfigKey<String> POLICY =
+      ConfigKey.of(
+          "coflow.coordinator.policy",
+          "string",
+          "rpc",
+          SINCE,
+          "Scheme deciding placements and rates: " + String.join(", ", Schemes.names()) + ".",
+          Schemes::require);
+  public static final ConfigKey<Double> STARVATION_THRESHOLD =
+      ConfigKey.seconds(
+          "coflow.coordinator.starvationThreshold",
+          "60s",
+          SINCE,
+          "δ of Algorithm 1: a coflow waiting this long is served before shorter ones.");
+  public static final ConfigKey<Boolean> WORK_CONSERVING =
+      ConfigKey.bool(
+          "coflow.coordinator.workConserving",
+          false,
+          SINCE,
+          "Hand bandwidth the schedule leaves idle to waiting coflows (the paper's Fig. 8 variant).");
+  public static final ConfigKey<Long> HOST_BANDWIDTH_DEFAULT =
+      ConfigKey.size(
+          "coflow.coordinator.defaultBandwidth",
+          "125m",
+          SINCE,
+          "Link speed of a host, bytes per second each way, unless `hostBandwidth` names it.");
+  public static final ConfigKey<Map<String, Double>> HOST_BANDWIDTH =
+      ConfigKey.of(
+          "coflow.coordinator.hostBandwidth",
+          "host=size,...",
+          "",
+          SINCE,
+          "Hosts whose links differ from `defaultBandwidth`, e.g. `worker7=1g,10.0.0.5=62m`.",
+          CoordinatorConf::hostSizes);
+  public static final ConfigKey<Long> MAX_FRAME =
+      ConfigKey.size(
+          "coflow.coordinator.maxFrameBytes",
+          "1m",
+          SINCE,
+          "Largest frame accepted; a larger one is answered with OVERSIZE and the connection"
+              + " closed.");
+  public static final ConfigKey<Double> CLIENT_TIMEOUT =
+      ConfigKey.seconds(
+          "coflow.coordinator.clientTimeout",
+          "30s",
+          SINCE,
+          "A connection that sends nothing (not even a ping) this long is closed; the"
+              + " applications it registered are dropped.");
+  public static final ConfigKey<Double> MIN_AVAILABLE =
+      ConfigKey.of(
+          "coflow.coordinator.minAvailableFraction",
+          "double",
+          "0.1",
+          SINCE,
+          "Least share of a host's link the algorithms assume is free, however much other traffic"
+              + " its bandwidth reports measure (TCP still gets coflows a share).",
+          s -> {
+            double v = Double.parseDouble(s.trim());
+            if (!(v > 0 && v <= 1)) {
+              throw new IllegalArgumentException("must be in (0, 1]");
+            }
+            return v;
+          });
+  public static final ConfigKey<Integer> IO_THREADS =
+      ConfigKey.integer(
+          "coflow.coordinator.ioThreads",
+          2,
+          1,
+          256,
+          SINCE,
+          "Netty threads reading and writing frames (decisions run on one thread of their own).");
+
+  public static final ConfigKey<Double> RATE_TOLERANCE =
+      ConfigKey.of(
+          "coflow.coordinator.rateTolerance",
+          "double",
+          "0.05",
+          SINCE,
+          "A new rate reaches a fetcher when it differs from the one it has by more than this"
+              + " share (or a flow starts or stops waiting); 0 pushes every change.",
+          s -> {
+            double v = Double.parseDouble(s.trim());
+            if (!(v >= 0 && v < 1)) {
+              throw new IllegalArgumentException("must be in [0, 1)");
+            }
+            return v;
+          });
+
+  /** Every key, in the order the reference lists them. */
+  public static final List<ConfigKey<?>> KEYS =
+      List.of(
+          PORT,
+          HTTP_PORT,
+          SECRET,
+          BIND,
+          OPEN_WITHOUT_SECRET,
+          POLICY,
+          STARVATION_THRESHOLD,
+          WORK_CONSERVING,
+          HOST_BANDWIDTH_DEFAULT,
+          HOST_BANDWIDTH,
+          MAX_FRAME,
+          CLIENT_TIMEOUT,
+          MIN_AVAILABLE,
+          IO_THREADS,
+          RATE_TOLERANCE);
+
+  public CoordinatorConf {
+    hostBandwidth = Map.copyOf(hostBandwidth);
+  }
+
+  /**
+   * Reads the settings; keys not given take their defaults.
+   *
+   * @throws IllegalArgumentException naming the key when a value is invalid, or when the
+   *     coordinator would listen beyond loopback without a secret and that was not allowed
+   */
+  public static CoordinatorConf from(Map<String, String> settings) {
+    for (String key : settings.keySet()) {
+      if (key.startsWith("coflow.coordinator.")
+          && KEYS.stream().noneMatch(k -> k.name().equals(key))) {
+        throw new IllegalArgumentException("unknown setting " + key);
+      }
+    }
+    String secret = SECRET.read(settings);
+    if (secret != null && secret.isEmpty()) {
+      throw new IllegalArgumentException(SECRET.name() + " is empty; unset it or give a secret");
+    }
+    InetAddress bind = bindAddress(settings, secret);
+    if (secret == null && !bind.isLoopbackAddress() && !OPEN_WITHOUT_SECRET.read(settings)) {
+      throw new IllegalArgumentException(
+          BIND.name()
+              + "="
+              + bind.getHostAddress()
+              + " without "
+              + SECRET.name()
+              + ": set a secret, or "
+              + OPEN_WITHOUT_SECRET.name()
+              + "=true to serve anyone who reaches the port");
+    }
+    long maxFrame = MAX_FRAME.read(settings);
+    if (maxFrame > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException(MAX_FRAME.name() + " must be under 2g");
+    }
+    return new CoordinatorConf(
+        PORT.read(settings),
+        HTTP_PORT.read(settings),
+        bind,
+        secret,
+        POLICY.read(settings),
+        new SchemeOptions(1L, STARVATION_THRESHOLD.read(settings), WORK_CONSERVING.read(settings)),
+        HOST_BANDWIDTH_DEFAULT.read(settings),
+        HOST_BANDWIDTH.read(settings),
+        (int) maxFrame,
+        CLIENT_TIMEOUT.read(settings),
+        MIN_AVAILABLE.read(settings),
+        IO_THREADS.read(settings),
+        RATE_TOLERANCE.read(settings));
+  }
+
+  /** The defaults, with the given ports (tests and benchmarks use 0 for free ports). */
+  public static CoordinatorConf defaults(int port, int httpPort) {
+    return from(
+        Map.of(PORT.name(), String.valueOf(port), HTTP_PORT.name(), String.valueOf(httpPort)));
+  }
+
+  private static InetAddress bindAddress(Map<String, String> settings, String secret) {
+    String given = BIND.read(settings);
+    try {
+      if (given == null || given.isEmpty()) {
+        return secret == null ? InetAddress.getLoopbackAddress() : InetAddress.getByName("0.0.0.0");
+      }
+      return InetAddress.getByName(given);
+    } catch (UnknownHostException e) {
+      throw new IllegalArgumentException(BIND.name() + "=" + given + ": unknown host", e);
+    }
+  }
+
+  private static Map<String, Double> hostSizes(String list) {
+    Map<String, Double> hosts = new LinkedHashMap<>();
+    for (String item : list.isBlank() ? new String[0] : list.split(",")) {
+      int eq = item.indexOf('=');
+      if (eq <= 0) {
+        throw new IllegalArgumentException("expected host=size, got \"" + item.trim() + "\"");
+      }
+      hosts.put(item.substring(0, eq).trim(), (double) ConfigKey.bytes(item.substring(eq + 1)));
+    }
+    return hosts;
+  }
+}

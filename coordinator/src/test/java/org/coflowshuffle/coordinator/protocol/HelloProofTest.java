@@ -1,0 +1,27 @@
+package org.coflowshuffle.coordinator.protocol;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+
+class HelloProofTest {
+
+  @Test
+  void aProofHoldsForItsNonceAndSecretOnly() {
+    String nonce = HelloProof.nonce();
+    String proof = HelloProof.prove("s3cret", nonce);
+    assertTrue(HelloProof.verify("s3cret", nonce, proof));
+    assertFalse(HelloProof.verify("other", nonce, proof));
+    assertFalse(HelloProof.verify("s3cret", HelloProof.nonce(), proof));
+    assertFalse(HelloProof.verify("s3cret", nonce, null));
+    assertFalse(HelloProof.verify("s3cret", nonce, "not base64!"));
+    assertFalse(HelloProof.verify("s3cret", nonce, ""));
+  }
+
+  @Test
+  void noncesDoNotRepeat() {
+    assertNotEquals(HelloProof.nonce(), HelloProof.nonce());
+  }
+}

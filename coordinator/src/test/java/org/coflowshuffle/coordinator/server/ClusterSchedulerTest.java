@@ -1,0 +1,201 @@
+package org.coflowshuffle.coordinator.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.coflowshuffle.coordinator.protocol.ErrorCode;
+import org.coflowshuffle.coordinator.protocol.Message;
+import org.coflowshuffle.coordinator.protocol.ProtocolException;
+import org.junit.jupiter.api.Test;
+
+class ClusterSchedulerTest {
+
+  /** A client that keeps what it was sent. */
+  static final class RecordingPeer implements Peer {
+    final List<Message> received = new ArrayList<>();
+    final String name;
+
+    RecordingPeer(String name) {
+      this.name = name;
+    }
+
+    @Override
+    public void send(Message m) {
+      received.add(m);
+    }
+
+    @Override
+    public String name() {
+      return name;
+    }
+
+    <T extends Message> List<T> all(Class<T> type) {
+      return received.stream().filter(type::isInstance).map(type::cast).toList();
+    }
+
+    <T extends Message> T last(Class<T> type) {
+      List<T> all = all(type);
+      return all.isEmpty() ? null : all.get(all.size() - 1);
+    }
+
+    /** The latest rate of each flow, by "app/shuffle/reducer/source". */
+    Map<String, Double> rates() {
+      Map<String, Double> out = new HashMap<>();
+      for (Message.Rates r : all(Message.Rates.class)) {
+        for (Message.FlowRate f : r.rates()) {
+          out.put(
+              f.app() + "/" + f.shuffle() + "/" + f.reducer() + "/" + f.source(),
+              f.bytesPerSecond());
+        }
+      }
+      return out;
+    }
+  }
+
+  private double now;
+  private final ClusterScheduler scheduler =
+      new ClusterScheduler(CoordinatorConf.defaults(0, 0), () -> now);
+
+  /** App with executors 1 and 2 (on hosts hA, hB), one shuffle of 2 maps and 2 reducers. */
+  private void app(RecordingPeer driver, String app, long big) throws ProtocolException {
+    scheduler.handle(driver, new Message.RegisterApp(app));
+    scheduler.handle(
+        driver,
+        new Message.Executors(
+            app,
+            List.of(
+                new Message.ExecutorInfo("1", "hA", 1), new Message.ExecutorInfo("2", "hB", 1))));
+    scheduler.handle(driver, new Message.RegisterShuffle(app, 0, 2, 2));
+    scheduler.handle(driver, new Message.MapOutput(app, 0, 0, "hA", "1", new long[] {big, 10}));
+    scheduler.handle(driver, new Message.MapOutput(app, 0, 1, "hB", "2", new long[] {10, big}));
+  }
+
+  @Test
+  void placesEachApplicationOnItsOwnExecutors() throws ProtocolException {
+    RecordingPeer a = new RecordingPeer("a");
+    RecordingPeer b = new RecordingPeer("b");
+    app(a, "app-a", 1_000_000);
+    app(b, "app-b", 2_000_000);
+    scheduler.handle(a, new Message.PlacementRequest("app-a", 1, new int[] {0}));
+    scheduler.handle(b, new Message.PlacementRequest("app-b", 2, new int[] {0}));
+    Message.Placement pa = a.last(Message.Placement.class);
+    Message.Placement pb = b.last(Message.Placement.class);
+    assertNull(pa.unavailable());
+    assertEquals(1, pa.request());
+    // Each reducer lands where most of its input is: no bytes cross the network for the big part.
+    assertEquals(
+        List.of(new Message.ReducerHost("1", "hA"), new Message.ReducerHost("2", "hB")),
+        pa.reducers());
+    assertEquals(pa.reducers(), pb.reducers());
+    assertEquals("app-b", pb.app());
+    Status s = scheduler.status();
+    assertEquals(Map.of("app-a", 1, "app-b", 1), s.applications());
+    assertEquals(2, s.coflows().size());
+    assertEquals(List.of("1", "2"), s.coflows().get(0).reducerExecutors());
+    assertEquals(20.0, s.coflows().get(0).networkBytes());
+  }
+
+  @Test
+  void anIncompleteShuffleIsNotPlacedAndSaysWhy() throws ProtocolException {
+    RecordingPeer a = new RecordingPeer("a");
+    scheduler.handle(a, new Message.RegisterApp("app"));
+    scheduler.handle(a, new Message.RegisterShuffle("app", 3, 2, 2));
+    scheduler.handle(a, new Message.MapOutput("app", 3, 0, "h", "1", new long[] {1, 1}));
+    scheduler.handle(a, new Message.PlacementRequest("app", 7, new int[] {3}));
+    Message.Placement p = a.last(Message.Placement.class);
+    assertTrue(p.reducers().isEmpty());
+    assertEquals("shuffle 3 of app: no size report for map 1 of 2", p.unavailable());
+  }
+
+  @Test
+  void messagesThatDoNotFitTheStateAreRefused() throws ProtocolException {
+    RecordingPeer a = new RecordingPeer("a");
+    RecordingPeer other = new RecordingPeer("other");
+    assertCode(ErrorCode.OUT_OF_ORDER, a, new Message.RegisterShuffle("app", 0, 1, 1));
+    scheduler.handle(a, new Message.RegisterApp("app"));
+    assertCode(ErrorCode.OUT_OF_ORDER, other, new Message.RegisterApp("app"));
+    assertCode(
+        ErrorCode.OUT_OF_ORDER, a, new Message.MapOutput("app", 0, 0, "h", "1", new long[] {1}));
+    scheduler.handle(a, new Message.RegisterShuffle("app", 0, 1, 2));
+    assertCode(
+        ErrorCode.OUT_OF_ORDER, a, new Message.MapOutput("app", 0, 1, "h", "1", new long[] {1, 1}));
+    assertCode(
+        ErrorCode.MALFORMED, a, new Message.MapOutput("app", 0, 0, "h", "1", new long[] {1}));
+    assertCode(ErrorCode.OUT_OF_ORDER, a, new Message.RateRequest("app", 5, 0, "1", "2"));
+    assertCode(ErrorCode.NOT_ALLOWED, a, new Message.Rates(1, List.of()));
+    assertCode(ErrorCode.NOT_ALLOWED, a, new Message.Welcome("x", "rpc"));
+  }
+
+  @Test
+  void ratesArePushedToFetchersUntilTheirReducerIsDone() throws ProtocolException {
+    RecordingPeer driver = new RecordingPeer("driver");
+    RecordingPeer exec1 = new RecordingPeer("exec1");
+    app(driver, "app", 1_000_000);
+    scheduler.handle(driver, new Message.PlacementRequest("app", 1, new int[] {0}));
+    scheduler.handle(exec1, new Message.RateRequest("app", 0, 0, "2", "1"));
+    assertEquals(1, scheduler.pushRates());
+    Message.Rates first = exec1.last(Message.Rates.class);
+    Double rate = first.rates().get(0).bytesPerSecond();
+    assertNotNull(rate);
+    assertTrue(rate > 0, "rate " + rate);
+    assertEquals(-1, scheduler.pushRates(), "nothing changed, nothing decided");
+
+    // Other traffic on the receiving host slows the flow down; the fetcher is told.
+    scheduler.handle(
+        driver,
+        new Message.Bandwidth("hA", 0.9 * CoordinatorConf.defaults(0, 0).hostBytesPerSecond(), 0));
+    assertEquals(1, scheduler.pushRates());
+    Message.Rates second = exec1.last(Message.Rates.class);
+    assertTrue(second.epoch() > first.epoch());
+    assertTrue(second.rates().get(0).bytesPerSecond() < rate, second.toString());
+
+    scheduler.handle(driver, new Message.ReducerDone("app", 0, 0));
+    assertEquals(0, scheduler.status().rateRequests());
+  }
+
+  @Test
+  void aCompletedFlowCallsForADecisionAndProgressAloneDoesNot() throws ProtocolException {
+    RecordingPeer driver = new RecordingPeer("driver");
+    RecordingPeer exec1 = new RecordingPeer("exec1");
+    app(driver, "app", 1_000_000);
+    scheduler.handle(driver, new Message.PlacementRequest("app", 1, new int[] {0}));
+    scheduler.handle(exec1, new Message.RateRequest("app", 0, 0, "2", "1"));
+    scheduler.pushRates();
+    assertTrue(!scheduler.decisionDue());
+    scheduler.handle(exec1, new Message.Progress("app", 0, 0, "2", 4));
+    assertTrue(!scheduler.decisionDue(), "4 of 10 bytes");
+    assertEquals(now + 1.0, scheduler.wakeUpAt(), "progress is looked at within a second");
+    scheduler.handle(exec1, new Message.Progress("app", 0, 0, "2", Long.MAX_VALUE));
+    assertTrue(scheduler.decisionDue(), "the flow completed");
+  }
+
+  @Test
+  void aClosedDriverConnectionDropsItsApplicationOnly() throws ProtocolException {
+    RecordingPeer a = new RecordingPeer("a");
+    RecordingPeer b = new RecordingPeer("b");
+    app(a, "app-a", 1000);
+    app(b, "app-b", 1000);
+    scheduler.handle(a, new Message.PlacementRequest("app-a", 1, new int[] {0}));
+    scheduler.handle(b, new Message.PlacementRequest("app-b", 1, new int[] {0}));
+    scheduler.handle(b, new Message.RateRequest("app-a", 0, 0, "2", "1"));
+    scheduler.disconnected(a);
+    Status s = scheduler.status();
+    assertEquals(Map.of("app-b", 1), s.applications());
+    assertEquals(1, s.coflows().size());
+    assertEquals("app-b", s.coflows().get(0).app());
+    assertEquals(0, s.rateRequests());
+    assertCode(ErrorCode.OUT_OF_ORDER, b, new Message.RegisterShuffle("app-a", 0, 1, 1));
+  }
+
+  private void assertCode(ErrorCode code, Peer from, Message m) {
+    ProtocolException e = assertThrows(ProtocolException.class, () -> scheduler.handle(from, m));
+    assertEquals(code, e.code(), e.getMessage());
+  }
+}
