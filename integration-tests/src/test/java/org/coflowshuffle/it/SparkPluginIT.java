@@ -13,6 +13,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import org.coflowshuffle.coordinator.server.CoordinatorConf;
+import org.coflowshuffle.coordinator.server.CoordinatorServer;
 import org.coflowshuffle.it.cli.SparkDistribution;
 import org.coflowshuffle.it.cli.SparkSubmit;
 import org.coflowshuffle.it.cli.TerasortCommand;
@@ -160,6 +162,89 @@ class SparkPluginIT {
             .filter(l -> l.contains("coflow: Spark places reducers itself: bad setting"))
             .count();
     assertEquals(1, lines, "exactly one line says why");
+  }
+
+  /** A standalone coordinator on a free port, serving loopback. */
+  private static CoordinatorServer coordinator() throws IOException {
+    return CoordinatorServer.start(CoordinatorConf.defaults(0, 0));
+  }
+
+  private static long frames(CoordinatorServer server, String type) {
+    String series = "coflow_frames_received_total{type=\"" + type + "\"} ";
+    return server
+        .metricsText()
+        .lines()
+        .filter(l -> l.startsWith(series))
+        .mapToLong(l -> Long.parseLong(l.substring(series.length())))
+        .findFirst()
+        .orElseThrow();
+  }
+
+  @Test
+  void aStandaloneCoordinatorPlacesAndPacesLikeTheEmbeddedOne() throws Exception {
+    try (CoordinatorServer server = coordinator()) {
+      JsonNode run =
+          differential(
+              "standalone",
+              plugin(
+                  Map.of(
+                      "spark.shuffle.readHostLocalDisk",
+                      "false",
+                      "spark.coflow.coordinator",
+                      "127.0.0.1:" + server.address().getPort())),
+              true);
+      assertSameResults(run, "standalone coordinator");
+      assertTrue(frames(server, "MAP_OUTPUT") > 0, "map output reached the service");
+      assertTrue(frames(server, "PLACEMENT_REQUEST") > 0, "placements were asked");
+      assertTrue(frames(server, "RATE_REQUEST") > 0, "rates were asked");
+      assertTrue(pacedBytes(run) > 1_000_000, "remote shuffle blocks went through the paced fetch");
+      int tasks = 0;
+      int placed = 0;
+      for (String q : List.of("rdd reduceByKey", "rdd groupByKey", "rdd sortByKey", "rdd join")) {
+        tasks += run.get("placement").get(q).get("reduceTasks").asInt();
+        placed += run.get("placement").get(q).get("placed").asInt();
+      }
+      assertTrue(placed >= 0.95 * tasks, "placement match " + placed + "/" + tasks);
+      String log = Files.readString(work.resolve("differential-standalone.log"));
+      assertTrue(log.contains("coflow: standalone coordinator at 127.0.0.1:"), "connected line");
+    }
+  }
+
+  @Test
+  void losingTheStandaloneCoordinatorMidJobLosesNothing() throws Exception {
+    CoordinatorServer server = coordinator();
+    int port = server.address().getPort();
+    Thread killer =
+        new Thread(
+            () -> {
+              long deadline = System.nanoTime() + 300_000_000_000L;
+              while (frames(server, "PLACEMENT_REQUEST") == 0 && System.nanoTime() < deadline) {
+                try {
+                  Thread.sleep(20);
+                } catch (InterruptedException e) {
+                  return;
+                }
+              }
+              server.close(); // mid-application: the first stage was just placed
+            });
+    killer.start();
+    try {
+      JsonNode run =
+          differential(
+              "standalone-killed",
+              plugin(Map.of("spark.coflow.coordinator", "127.0.0.1:" + port)),
+              true);
+      assertSameResults(run, "standalone coordinator killed");
+    } finally {
+      killer.interrupt();
+      server.close();
+    }
+    String log = Files.readString(work.resolve("differential-standalone-killed.log"));
+    long lost =
+        log.lines()
+            .filter(l -> l.contains("unreachable, Spark places reducers and fetches unpaced"))
+            .count();
+    assertEquals(1, lost, "exactly one line says the coordinator went away");
   }
 
   @Test

@@ -1,5 +1,7 @@
 package org.coflowshuffle.spark;
 
+import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -9,7 +11,9 @@ import java.util.concurrent.TimeUnit;
 import org.apache.spark.SparkContext;
 import org.apache.spark.api.plugin.DriverPlugin;
 import org.apache.spark.api.plugin.PluginContext;
+import org.coflowshuffle.coordinator.client.RemoteCoordinator;
 import org.coflowshuffle.coordinator.live.LiveCoordinator;
+import org.coflowshuffle.coordinator.live.ShuffleCoordinator;
 import org.coflowshuffle.coordinator.live.ShufflePlacement;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -22,7 +26,7 @@ import org.slf4j.LoggerFactory;
 public final class CoflowDriverPlugin implements DriverPlugin {
 
   private static final Logger LOG = LoggerFactory.getLogger(CoflowDriverPlugin.class);
-  private static volatile LiveCoordinator current;
+  private static volatile ShuffleCoordinator current;
 
   /** How often the log shows what each fetching stage has left and its rates. */
   static final long STATUS_SECONDS = 10;
@@ -48,14 +52,7 @@ public final class CoflowDriverPlugin implements DriverPlugin {
       LOG.warn("coflow: Spark places reducers itself: bad setting {}", e.getMessage());
       return Map.of();
     }
-    long start = System.nanoTime();
-    LiveCoordinator coordinator =
-        new LiveCoordinator(
-            conf.scheme(),
-            conf.schemeOptions(),
-            conf.executorBandwidth(),
-            conf.hostBandwidth(),
-            () -> (System.nanoTime() - start) / 1e9);
+    ShuffleCoordinator coordinator = coordinator(sc, conf);
     sc.addSparkListener(new ShuffleProgressListener(coordinator));
     current = coordinator;
     statusLog.scheduleWithFixedDelay(
@@ -68,7 +65,11 @@ public final class CoflowDriverPlugin implements DriverPlugin {
         ReducerPlacer p = new ReducerPlacer(coordinator);
         PreferredLocationsHook.install(p);
         placer = p;
-        LOG.info("coflow: reducers are placed by scheme {}", conf.scheme());
+        LOG.info(
+            "coflow: reducers are placed by {}",
+            conf.coordinator() == null
+                ? "scheme " + conf.scheme()
+                : "the standalone coordinator at " + conf.coordinator());
       } catch (RuntimeException e) {
         LOG.warn("coflow: Spark places reducers itself: {}", e.getMessage());
       }
@@ -76,9 +77,28 @@ public final class CoflowDriverPlugin implements DriverPlugin {
     return Map.of();
   }
 
+  /** The coordinator embedded in this driver, or the link to a standalone one. */
+  private static ShuffleCoordinator coordinator(SparkContext sc, CoflowSparkConf conf) {
+    if (conf.coordinator() == null) {
+      long start = System.nanoTime();
+      return new LiveCoordinator(
+          conf.scheme(),
+          conf.schemeOptions(),
+          conf.executorBandwidth(),
+          conf.hostBandwidth(),
+          () -> (System.nanoTime() - start) / 1e9);
+    }
+    String secret = sc.getConf().get("spark.authenticate.secret", null);
+    InetSocketAddress at =
+        new InetSocketAddress(conf.coordinator().getHostString(), conf.coordinator().getPort());
+    // Spark starts plugins before the application has its id: the link connects once it has.
+    return new RemoteCoordinator(
+        at, sc::applicationId, secret, Duration.ofSeconds(5), l -> LOG.info(l), l -> LOG.warn(l));
+  }
+
   @Override
   public Object receive(Object message) {
-    LiveCoordinator c = current;
+    ShuffleCoordinator c = current;
     if (message instanceof Messages.MapOutput r) {
       if (c != null) {
         c.mapOutput(r.shuffleId(), r.mapIndex(), r.executorId(), r.bytesPerReducer());
@@ -111,12 +131,19 @@ public final class CoflowDriverPlugin implements DriverPlugin {
   public void shutdown() {
     statusLog.shutdownNow();
     PreferredLocationsHook.uninstall();
+    if (current instanceof AutoCloseable link) {
+      try {
+        link.close();
+      } catch (Exception e) {
+        LOG.debug("coflow: closing the coordinator link", e);
+      }
+    }
     current = null;
   }
 
   /** Called by the shuffle manager when Spark drops a shuffle. */
   static void forgetShuffle(int shuffleId) {
-    LiveCoordinator c = current;
+    ShuffleCoordinator c = current;
     if (c != null) {
       c.forget(shuffleId);
     }

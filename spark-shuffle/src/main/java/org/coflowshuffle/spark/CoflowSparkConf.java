@@ -1,5 +1,6 @@
 package org.coflowshuffle.spark;
 
+import java.net.InetSocketAddress;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.spark.SparkConf;
@@ -28,6 +29,11 @@ import org.coflowshuffle.core.scheme.Schemes;
  *     service on, the port of the coflow NodeManager service's paced server on every node (its
  *     {@code coflow.shuffle.service.port}, usually 7338); 0, the default, leaves fetches from an
  *     external shuffle service unpaced
+ * @param coordinator {@code spark.coflow.coordinator}: {@code host:port} of a standalone
+ *     coordinator ({@code bin/coflow coordinator}) that schedules this application's shuffles with
+ *     those of every other application using it; empty, the default, embeds one in the driver. With
+ *     {@code spark.authenticate.secret} set, that is the secret proven to it. When it cannot be
+ *     reached, Spark places reducers and fetches unpaced until it is back
  */
 public record CoflowSparkConf(
     String scheme,
@@ -36,7 +42,8 @@ public record CoflowSparkConf(
     boolean placement,
     boolean workConserving,
     Map<String, Double> hostBandwidth,
-    int shuffleServicePort) {
+    int shuffleServicePort,
+    InetSocketAddress coordinator) {
 
   public static final String SCHEME = "spark.coflow.scheme";
   public static final String EXECUTOR_BANDWIDTH = "spark.coflow.executorBandwidth";
@@ -45,6 +52,7 @@ public record CoflowSparkConf(
   public static final String HOST_BANDWIDTH = "spark.coflow.hostBandwidth";
   public static final String WORK_CONSERVING = "spark.coflow.workConserving";
   public static final String SHUFFLE_SERVICE_PORT = "spark.coflow.shuffleService.port";
+  public static final String COORDINATOR = "spark.coflow.coordinator";
 
   /**
    * {@code spark.coflow.fetch.paced}: fetch remote shuffle blocks through the paced transport, at
@@ -93,7 +101,27 @@ public record CoflowSparkConf(
         placement,
         workConserving,
         Map.copyOf(hosts),
-        shuffleServicePort(conf));
+        shuffleServicePort(conf),
+        coordinator(conf.get(COORDINATOR, "").trim()));
+  }
+
+  /** A standalone coordinator's address, or null for the embedded one. */
+  private static InetSocketAddress coordinator(String value) {
+    if (value.isEmpty()) {
+      return null;
+    }
+    int colon = value.lastIndexOf(':');
+    int port;
+    try {
+      port = colon > 0 ? Integer.parseInt(value.substring(colon + 1)) : -1;
+    } catch (NumberFormatException e) {
+      port = -1;
+    }
+    if (port < 1 || port > 65535) {
+      throw new IllegalArgumentException(
+          COORDINATOR + ": expected host:port, got \"" + value + "\"");
+    }
+    return InetSocketAddress.createUnresolved(value.substring(0, colon), port);
   }
 
   /**

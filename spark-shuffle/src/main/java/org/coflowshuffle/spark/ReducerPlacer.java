@@ -18,7 +18,8 @@ import org.apache.spark.rdd.SubtractedRDD;
 import org.apache.spark.scheduler.ShuffleMapStage;
 import org.apache.spark.scheduler.Stage;
 import org.coflowshuffle.coordinator.live.ExecutorSlots;
-import org.coflowshuffle.coordinator.live.LiveCoordinator;
+import org.coflowshuffle.coordinator.live.PlacementUnavailable;
+import org.coflowshuffle.coordinator.live.ShuffleCoordinator;
 import org.coflowshuffle.coordinator.live.ShufflePlacement;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -41,7 +42,7 @@ final class ReducerPlacer implements BiFunction<Object, Object, Object> {
   /** Placements kept for inspection after Spark dropped their shuffle. */
   private static final int HISTORY = 4096;
 
-  private final LiveCoordinator coordinator;
+  private final ShuffleCoordinator coordinator;
   private final Set<String> logged = ConcurrentHashMap.newKeySet();
   private final Map<Integer, ShufflePlacement> recent =
       new LinkedHashMap<>() {
@@ -51,7 +52,7 @@ final class ReducerPlacer implements BiFunction<Object, Object, Object> {
         }
       };
 
-  ReducerPlacer(LiveCoordinator coordinator) {
+  ReducerPlacer(ShuffleCoordinator coordinator) {
     this.coordinator = coordinator;
   }
 
@@ -111,7 +112,7 @@ final class ReducerPlacer implements BiFunction<Object, Object, Object> {
     }
     try {
       remember(coordinator.placeTogether(ids, maps, reducers));
-    } catch (LiveCoordinator.PlacementUnavailable | RuntimeException e) {
+    } catch (PlacementUnavailable | RuntimeException e) {
       warnOnce(java.util.Arrays.toString(ids), e.getMessage());
     }
   }
@@ -126,7 +127,7 @@ final class ReducerPlacer implements BiFunction<Object, Object, Object> {
       ExecutorSlots e = placement.executorOf(reducer);
       String location = "executor_" + e.host() + "_" + e.executorId();
       return CollectionConverters.asScala(List.of(location)).toList();
-    } catch (LiveCoordinator.PlacementUnavailable | RuntimeException e) {
+    } catch (PlacementUnavailable | RuntimeException e) {
       warnOnce(String.valueOf(shuffleId), e.getMessage());
       return null;
     }

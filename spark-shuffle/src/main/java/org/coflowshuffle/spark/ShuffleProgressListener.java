@@ -12,7 +12,7 @@ import org.apache.spark.scheduler.SparkListenerStageCompleted;
 import org.apache.spark.scheduler.SparkListenerTaskEnd;
 import org.apache.spark.scheduler.StageInfo;
 import org.coflowshuffle.coordinator.live.ExecutorSlots;
-import org.coflowshuffle.coordinator.live.LiveCoordinator;
+import org.coflowshuffle.coordinator.live.ShuffleCoordinator;
 import scala.jdk.javaapi.CollectionConverters;
 
 /**
@@ -22,12 +22,12 @@ import scala.jdk.javaapi.CollectionConverters;
  */
 final class ShuffleProgressListener extends SparkListener {
 
-  private final LiveCoordinator coordinator;
+  private final ShuffleCoordinator coordinator;
 
   /** Stage id to the shuffles it reads, learned when a job starts (skipped stages included). */
   private final Map<Integer, List<Integer>> shufflesRead = new ConcurrentHashMap<>();
 
-  ShuffleProgressListener(LiveCoordinator coordinator) {
+  ShuffleProgressListener(ShuffleCoordinator coordinator) {
     this.coordinator = coordinator;
   }
 

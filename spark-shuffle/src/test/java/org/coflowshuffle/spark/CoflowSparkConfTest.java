@@ -17,6 +17,25 @@ class CoflowSparkConfTest {
     assertEquals(60.0, c.starvationSeconds());
     assertTrue(c.placement());
     assertEquals(false, c.schemeOptions().workConserving());
+    assertEquals(null, c.coordinator(), "embedded unless a standalone one is named");
+  }
+
+  @Test
+  void aStandaloneCoordinatorIsHostAndPort() {
+    CoflowSparkConf c =
+        CoflowSparkConf.from(
+            new SparkConf(false).set(CoflowSparkConf.COORDINATOR, "coord.example:7390"));
+    assertEquals("coord.example", c.coordinator().getHostString());
+    assertEquals(7390, c.coordinator().getPort());
+    for (String bad : new String[] {"coord.example", "coord.example:0", ":7390", "h:port"}) {
+      var e =
+          assertThrows(
+              IllegalArgumentException.class,
+              () ->
+                  CoflowSparkConf.from(new SparkConf(false).set(CoflowSparkConf.COORDINATOR, bad)),
+              bad);
+      assertTrue(e.getMessage().startsWith("spark.coflow.coordinator: expected host:port"), bad);
+    }
   }
 
   @Test

@@ -31,16 +31,7 @@ import org.coflowshuffle.core.scheme.Schemes;
  * than cores is spread over waves instead of being refused. Every call is synchronized: events
  * arrive on the transport's threads and placements are asked on the scheduler's.
  */
-public final class LiveCoordinator {
-
-  /** Why a shuffle cannot be placed now; the caller keeps Spark's own placement. */
-  public static final class PlacementUnavailable extends Exception {
-    private static final long serialVersionUID = 1L;
-
-    PlacementUnavailable(String reason) {
-      super(reason);
-    }
-  }
+public final class LiveCoordinator implements ShuffleCoordinator {
 
   /** One map task's output: the executor holding it and its bytes per reducer. */
   private record MapOutput(String executorId, long[] bytesPerReducer) {}
@@ -166,11 +157,13 @@ public final class LiveCoordinator {
   }
 
   /** An executor joined (or changed); it may now host reducers. */
+  @Override
   public synchronized void executorAdded(ExecutorSlots executor) {
     executors.put(executor.executorId(), executor);
   }
 
   /** An executor left; it hosts no new reducers. */
+  @Override
   public synchronized void executorRemoved(String executorId) {
     executors.remove(executorId);
   }
@@ -181,6 +174,7 @@ public final class LiveCoordinator {
    *
    * @throws IllegalArgumentException when a count is negative or the ids are empty
    */
+  @Override
   public synchronized void mapOutput(
       int shuffleId, int mapIndex, String executorId, long[] bytesPerReducer) {
     if (shuffleId < 0 || mapIndex < 0 || executorId == null || executorId.isEmpty()) {
@@ -205,6 +199,7 @@ public final class LiveCoordinator {
    * @throws PlacementUnavailable with a one-line reason: map output incomplete, no executors, or
    *     the scheme left a reducer without a host
    */
+  @Override
   public synchronized ShufflePlacement place(int shuffleId, int numMaps, int numReducers)
       throws PlacementUnavailable {
     ShufflePlacement done = placements.get(shuffleId);
@@ -224,6 +219,7 @@ public final class LiveCoordinator {
    * @throws PlacementUnavailable with a one-line reason: map output incomplete, no executors, or
    *     the scheme left a reducer without a host
    */
+  @Override
   public synchronized ShufflePlacement placeTogether(
       int[] shuffleIds, int[] numMaps, int numReducers) throws PlacementUnavailable {
     List<Integer> key = Arrays.stream(shuffleIds).sorted().distinct().boxed().toList();
@@ -306,6 +302,7 @@ public final class LiveCoordinator {
   }
 
   /** The shuffle's reducers are done fetching: it no longer competes with later shuffles. */
+  @Override
   public synchronized void fetchFinished(int shuffleId) {
     stopFetching(shuffleId);
   }
@@ -320,6 +317,7 @@ public final class LiveCoordinator {
   }
 
   /** A reduce task of a stage reading the shuffle ended: its reducer no longer competes. */
+  @Override
   public synchronized void reducerDone(int shuffleId, int reducer) {
     FetchingCoflow c = fetchingWith(shuffleId);
     if (c != null) {
@@ -331,6 +329,7 @@ public final class LiveCoordinator {
    * A reducer received {@code bytes} of a shuffle from one executor (progress, so that the scheme
    * sees what is left). Unknown shuffles are ignored.
    */
+  @Override
   public synchronized void delivered(int shuffleId, int reducer, String source, long bytes) {
     FetchingCoflow c = fetchingWith(shuffleId);
     if (c != null && bytes > 0) {
@@ -361,6 +360,7 @@ public final class LiveCoordinator {
    * @param fetcher the executor the reducer runs on (null if unknown): the decision follows it when
    *     it is not where the reducer was placed
    */
+  @Override
   public synchronized double rate(int shuffleId, int reducer, String source, String fetcher) {
     FetchingCoflow c = fetchingWith(shuffleId);
     if (c == null) {
@@ -459,6 +459,7 @@ public final class LiveCoordinator {
   }
 
   /** The shuffle is gone (unregistered): drop everything known about it. */
+  @Override
   public synchronized void forget(int shuffleId) {
     stopFetching(shuffleId);
     groups.keySet().removeIf(group -> group.contains(shuffleId));
@@ -470,6 +471,7 @@ public final class LiveCoordinator {
    * One line per placed stage still fetching: its shuffles, then per running reducer the bytes it
    * has left and its current rate (see {@code FetchingCoflow#status}); for logs and status pages.
    */
+  @Override
   public synchronized List<String> status() {
     List<String> lines = new ArrayList<>();
     fetching.forEach((key, c) -> lines.add("shuffle " + name(key) + ": " + c.status()));

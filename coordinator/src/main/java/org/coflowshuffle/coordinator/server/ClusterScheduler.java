@@ -13,7 +13,7 @@ import java.util.stream.Collectors;
 import org.coflowshuffle.coordinator.live.ExecutorSlots;
 import org.coflowshuffle.coordinator.live.FetchingStatus;
 import org.coflowshuffle.coordinator.live.LiveCoordinator;
-import org.coflowshuffle.coordinator.live.LiveCoordinator.PlacementUnavailable;
+import org.coflowshuffle.coordinator.live.PlacementUnavailable;
 import org.coflowshuffle.coordinator.live.ShufflePlacement;
 import org.coflowshuffle.coordinator.protocol.ErrorCode;
 import org.coflowshuffle.coordinator.protocol.Message;

@@ -7,11 +7,14 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.MessageToByteEncoder;
 import io.netty.handler.timeout.IdleStateHandler;
+import io.netty.util.concurrent.GlobalEventExecutor;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.net.InetSocketAddress;
@@ -51,6 +54,11 @@ public final class CoordinatorServer implements AutoCloseable {
             return t;
           });
   private final AtomicBoolean pushQueued = new AtomicBoolean();
+  private final AtomicBoolean closed = new AtomicBoolean();
+
+  /** Every open connection, so that stopping closes each one and its client sees it at once. */
+  private final ChannelGroup connections = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
+
   private final EventLoopGroup boss;
   private final EventLoopGroup workers;
   private final Channel listener;
@@ -75,6 +83,7 @@ public final class CoordinatorServer implements AutoCloseable {
                   new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
+                      connections.add(ch);
                       ch.pipeline()
                           .addLast(
                               "idle",
@@ -262,8 +271,12 @@ public final class CoordinatorServer implements AutoCloseable {
 
   @Override
   public void close() {
+    if (!closed.compareAndSet(false, true)) {
+      return;
+    }
     http.close();
     listener.close().awaitUninterruptibly();
+    connections.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
     shutdownGroups();
     loop.shutdownNow();
   }

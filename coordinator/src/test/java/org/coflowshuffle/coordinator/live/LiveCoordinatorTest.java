@@ -139,10 +139,10 @@ class LiveCoordinatorTest {
   void refusesWithAReasonUntilEveryMapReported() {
     LiveCoordinator c = coordinator("rpc");
     c.mapOutput(3, 0, "1", new long[] {10, 10});
-    var e = assertThrows(LiveCoordinator.PlacementUnavailable.class, () -> c.place(3, 2, 2));
+    var e = assertThrows(PlacementUnavailable.class, () -> c.place(3, 2, 2));
     assertTrue(e.getMessage().contains("no size report for map 1 of 2"), e.getMessage());
     c.mapOutput(3, 1, "1", new long[] {10});
-    e = assertThrows(LiveCoordinator.PlacementUnavailable.class, () -> c.place(3, 2, 2));
+    e = assertThrows(PlacementUnavailable.class, () -> c.place(3, 2, 2));
     assertTrue(e.getMessage().contains("reported 1 reducers, the stage has 2"), e.getMessage());
   }
 
@@ -150,7 +150,7 @@ class LiveCoordinatorTest {
   void refusesWithoutExecutorsAndKeepsMapOutputOfLostExecutors() throws Exception {
     LiveCoordinator c = new LiveCoordinator("rpc", SchemeOptions.defaults(), 100 * MB, () -> 0.0);
     c.mapOutput(4, 0, "9", new long[] {10});
-    var e = assertThrows(LiveCoordinator.PlacementUnavailable.class, () -> c.place(4, 1, 1));
+    var e = assertThrows(PlacementUnavailable.class, () -> c.place(4, 1, 1));
     assertTrue(e.getMessage().contains("no executors"), e.getMessage());
     c.executorAdded(new ExecutorSlots("1", "hostA", 2));
     assertEquals("1", c.place(4, 1, 1).executorOf(0).executorId(), "executor 9 only sends");

@@ -1,0 +1,61 @@
+package org.coflowshuffle.coordinator.live;
+
+import java.util.List;
+
+/**
+ * What an application's driver tells its coordinator and asks it, whether the coordinator is
+ * embedded ({@link LiveCoordinator}) or a standalone service reached over the network ({@code
+ * coordinator.client.RemoteCoordinator}). Shuffles are named by the application's own ids.
+ *
+ * <p>Implementations are thread-safe: events come from Spark's listener bus and RPC threads,
+ * placements are asked on its scheduler thread. No method throws for a coordinator that is gone:
+ * placements are then {@link PlacementUnavailable} and rates unlimited, so Spark runs as without
+ * the plugin.
+ */
+public interface ShuffleCoordinator {
+
+  /** An executor joined (or changed); it may now host reducers. */
+  void executorAdded(ExecutorSlots executor);
+
+  /** An executor left; it hosts no new reducers. */
+  void executorRemoved(String executorId);
+
+  /** One map task's exact bytes per reducer; a retried task's report replaces the earlier one. */
+  void mapOutput(int shuffleId, int mapIndex, String executorId, long[] bytesPerReducer);
+
+  /**
+   * Where the reducers of a shuffle run.
+   *
+   * @throws PlacementUnavailable with a one-line reason
+   */
+  ShufflePlacement place(int shuffleId, int numMaps, int numReducers) throws PlacementUnavailable;
+
+  /**
+   * Where the reducers of a stage reading several co-partitioned shuffles run: one coflow.
+   *
+   * @throws PlacementUnavailable with a one-line reason
+   */
+  ShufflePlacement placeTogether(int[] shuffleIds, int[] numMaps, int numReducers)
+      throws PlacementUnavailable;
+
+  /** Every reducer of the shuffle has its input: its coflow is complete. */
+  void fetchFinished(int shuffleId);
+
+  /** A reduce task of a stage reading the shuffle ended. */
+  void reducerDone(int shuffleId, int reducer);
+
+  /** A reducer received {@code bytes} of a shuffle from one executor. */
+  void delivered(int shuffleId, int reducer, String source, long bytes);
+
+  /**
+   * Bytes per second at which a reducer running on {@code fetcher} should fetch what {@code source}
+   * holds for it; {@link Double#POSITIVE_INFINITY} for no limit.
+   */
+  double rate(int shuffleId, int reducer, String source, String fetcher);
+
+  /** The shuffle is gone: drop everything about it. */
+  void forget(int shuffleId);
+
+  /** Lines for the driver's log: what is fetching, or the coordinator's state. */
+  List<String> status();
+}
