@@ -247,25 +247,17 @@ class SparkPluginIT {
     assertEquals(1, lost, "exactly one line says the coordinator went away");
   }
 
-  @Test
-  void terasortWithThreeConcurrentJobsIsValidAndPlacedAsChosen() throws Exception {
+  /** Runs {@code coflow terasort}; returns its JSON summary, asserting it exited 0. */
+  private JsonNode terasort(String name, String... args) throws Exception {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     System.setProperty("coflow.home", root.toString());
+    List<String> all = new java.util.ArrayList<>(List.of(args));
+    all.addAll(List.of("--work", work.resolve(name).toString(), "--json"));
     int status =
         new TerasortCommand()
             .run(
-                new String[] {
-                  "--size",
-                  "30m",
-                  "--jobs",
-                  "3",
-                  "--executors",
-                  "3",
-                  "--work",
-                  work.resolve("terasort").toString(),
-                  "--json"
-                },
+                all.toArray(new String[0]),
                 new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8),
                 System.in);
@@ -275,7 +267,75 @@ class SparkPluginIT {
     JsonNode summary = json.readTree(lines.get(lines.size() - 1));
     assertTrue(summary.get("valid").asBoolean(), text);
     assertTrue(summary.get("stock").get("valid").asBoolean());
-    assertTrue(summary.get("plugin").get("valid").asBoolean());
-    assertTrue(summary.get("placementMatch").asDouble() >= 0.95, text);
+    assertTrue(summary.get("plugin").get("valid").asBoolean(), "TeraValidate of the plugin run");
+    return summary;
+  }
+
+  /** Lines of the plugin run's driver log that say the standalone coordinator is away. */
+  private long coordinatorAwayLines(String name) throws IOException {
+    return Files.readString(work.resolve(name).resolve("logs/plugin.log"))
+        .lines()
+        .filter(l -> l.contains("unreachable, Spark places reducers and fetches unpaced"))
+        .count();
+  }
+
+  @Test
+  void terasortWithThreeConcurrentJobsIsValidAndPlacedAsChosen() throws Exception {
+    JsonNode summary = terasort("terasort", "--size", "30m", "--jobs", "3", "--executors", "3");
+    assertTrue(summary.get("placementMatch").asDouble() >= 0.95, summary.toString());
+  }
+
+  @Test
+  void terasortValidatesWhenTheCoordinatorIsKilledMidShuffle() throws Exception {
+    CoordinatorServer server = coordinator();
+    Thread killer =
+        new Thread(
+            () -> {
+              long deadline = System.nanoTime() + 600_000_000_000L;
+              while (frames(server, "PLACEMENT_REQUEST") == 0 && System.nanoTime() < deadline) {
+                try {
+                  Thread.sleep(20);
+                } catch (InterruptedException e) {
+                  return;
+                }
+              }
+              server.close(); // the first sort's map output is in, its reducers just placed
+            });
+    killer.start();
+    try {
+      terasort(
+          "terasort-killed",
+          "--size",
+          "30m",
+          "--jobs",
+          "3",
+          "--executors",
+          "3",
+          "--coordinator",
+          "127.0.0.1:" + server.address().getPort());
+    } finally {
+      killer.interrupt();
+      server.close();
+    }
+    assertEquals(1, coordinatorAwayLines("terasort-killed"), "one line says it fell back");
+  }
+
+  @Test
+  void terasortValidatesWhenTheCoordinatorIsAbsentFromTheStart() throws Exception {
+    int port;
+    try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+      port = s.getLocalPort(); // free: nothing listens there
+    }
+    terasort(
+        "terasort-absent",
+        "--size",
+        "30m",
+        "--jobs",
+        "1",
+        "--executors",
+        "2",
+        "--coordinator",
+        "127.0.0.1:" + port);
+    assertEquals(1, coordinatorAwayLines("terasort-absent"), "one line says it fell back");
   }
 }

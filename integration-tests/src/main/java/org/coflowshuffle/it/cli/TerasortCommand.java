@@ -24,18 +24,20 @@ import org.coflowshuffle.it.testbed.TestbedSpark;
 
 /**
  * {@code coflow terasort [--size 1g] [--jobs 3] [--executors 4] [--cores 1] [--reducers N]
- * [--scheme rpc] [--work DIR] [--json]}: generates TeraGen data once, then sorts it with JOBS
- * concurrent jobs twice on an embedded {@code local-cluster} (executors in their own JVMs) of the
- * stock Spark distribution: once stock, once with the plugin. Validates both outputs and prints per
- * job the reduce stage's time (the shuffle, from its map output being complete to its last reducer
- * done), the job's time, and how many reduce tasks ran where the coordinator placed them.
+ * [--scheme rpc] [--coordinator HOST:PORT] [--work DIR] [--json]}: generates TeraGen data once,
+ * then sorts it with JOBS concurrent jobs twice on an embedded {@code local-cluster} (executors in
+ * their own JVMs) of the stock Spark distribution: once stock, once with the plugin. Validates both
+ * outputs and prints per job the reduce stage's time (the shuffle, from its map output being
+ * complete to its last reducer done), the job's time, and how many reduce tasks ran where the
+ * coordinator placed them. With {@code --coordinator} the plugin run uses that standalone
+ * coordinator instead of its own.
  */
 public final class TerasortCommand implements Command {
 
   static final String USAGE_LINE =
       "usage: coflow terasort [--size 1g] [--jobs 3] [--executors 4] [--cores 1] [--reducers N]"
           + " [--executor-memory 1024] [--scheme rpc] [--work DIR] [--testbed] [--mixed] [--work-conserving]"
-          + " [--json]";
+          + " [--coordinator HOST:PORT] [--json]";
   private static final String PREFIX = "coflow terasort: ";
 
   // Names, not class literals: this command runs without Spark on its class path, and loading the
@@ -45,6 +47,7 @@ public final class TerasortCommand implements Command {
   static final String PLUGIN = "org.coflowshuffle.spark.CoflowPlugin";
   static final String SCHEME_KEY = "spark.coflow.scheme";
   static final String WORK_CONSERVING_KEY = "spark.coflow.workConserving";
+  static final String COORDINATOR_KEY = "spark.coflow.coordinator";
 
   /** The parsed command line. */
   record Options(
@@ -59,7 +62,8 @@ public final class TerasortCommand implements Command {
       boolean json,
       boolean testbed,
       boolean mixed,
-      boolean workConserving) {
+      boolean workConserving,
+      String coordinator) {
 
     long rows() {
       return Math.max(1, bytes / 100);
@@ -84,7 +88,8 @@ public final class TerasortCommand implements Command {
           json,
           testbed,
           mixed,
-          workConserving);
+          workConserving,
+          coordinator);
     }
 
     String master() {
@@ -140,16 +145,13 @@ public final class TerasortCommand implements Command {
       TerasortRuns runs = new TerasortRuns(spark, jars, o, cluster, List.of(), err);
       Path gen = runs.generate();
       JsonNode stock = runs.sort(new Variant("stock", null), gen);
-      JsonNode plugin =
-          runs.sort(
-              new Variant(
-                  "plugin",
-                  Map.of(
-                      SCHEME_KEY,
-                      o.scheme(),
-                      WORK_CONSERVING_KEY,
-                      Boolean.toString(o.workConserving()))),
-              gen);
+      Map<String, String> pluginConf = new LinkedHashMap<>();
+      pluginConf.put(SCHEME_KEY, o.scheme());
+      pluginConf.put(WORK_CONSERVING_KEY, Boolean.toString(o.workConserving()));
+      if (o.coordinator() != null) {
+        pluginConf.put(COORDINATOR_KEY, o.coordinator());
+      }
+      JsonNode plugin = runs.sort(new Variant("plugin", Map.copyOf(pluginConf)), gen);
       ObjectNode summary = summary(json, stock, plugin);
       print(out, o, cluster, stock, plugin, summary);
       if (o.json()) {
@@ -177,7 +179,8 @@ public final class TerasortCommand implements Command {
                 "--reducers",
                 "--executor-memory",
                 "--scheme",
-                "--work"),
+                "--work",
+                "--coordinator"),
             Set.of("--json", "--testbed", "--mixed", "--work-conserving"));
     long bytes = bytes(f.string("--size", "1g"));
     int executors = f.positiveInt("--executors", 4);
@@ -201,7 +204,17 @@ public final class TerasortCommand implements Command {
         f.has("--json"),
         f.has("--testbed"),
         f.has("--mixed"),
-        f.has("--work-conserving"));
+        f.has("--work-conserving"),
+        coordinator(f.string("--coordinator", null)));
+  }
+
+  /** A standalone coordinator's {@code host:port}, checked; null for the embedded one. */
+  private static String coordinator(String value) {
+    if (value != null && !value.matches("[^:\\s]+:[0-9]{1,5}")) {
+      throw new IllegalArgumentException(
+          "--coordinator: expected host:port, got \"" + value + "\"");
+    }
+    return value;
   }
 
   /** Bytes from {@code 1g}, {@code 200m}, {@code 500k} or a plain count (powers of ten). */

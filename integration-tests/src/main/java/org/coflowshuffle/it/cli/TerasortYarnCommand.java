@@ -117,7 +117,8 @@ public final class TerasortYarnCommand implements Command {
             f.has("--json"),
             true,
             true,
-            f.has("--work-conserving"));
+            f.has("--work-conserving"),
+            null);
     return new Bench(
         f.string("--profile", "rpc-fig4"),
         hosts,

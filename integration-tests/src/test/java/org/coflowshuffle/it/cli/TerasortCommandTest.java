@@ -44,6 +44,12 @@ class TerasortCommandTest {
     o = TerasortCommand.parse(new String[] {"--executors", "2", "--cores", "2", "--json"});
     assertEquals(4, o.reducers());
     assertTrue(o.json());
+    assertEquals(null, o.coordinator());
+    o = TerasortCommand.parse(new String[] {"--coordinator", "coord.example:7390"});
+    assertEquals("coord.example:7390", o.coordinator());
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> TerasortCommand.parse(new String[] {"--coordinator", "coord.example"}));
   }
 
   @Test
