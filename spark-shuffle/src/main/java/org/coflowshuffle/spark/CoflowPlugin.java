@@ -28,7 +28,7 @@ public final class CoflowPlugin implements SparkPlugin {
       @Override
       public void init(PluginContext ctx, Map<String, String> extraConf) {
         DriverLink.connect(ctx);
-        if (ctx.conf().getBoolean(CoflowSparkConf.PACED_FETCH, true)) {
+        if (CoflowSparkConf.pacedFetch(ctx.conf())) {
           paced = PacedFetchInstaller.install(ctx);
         }
       }

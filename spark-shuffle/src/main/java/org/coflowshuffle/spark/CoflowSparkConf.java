@@ -1,39 +1,23 @@
 package org.coflowshuffle.spark;
 
 import java.net.InetSocketAddress;
-import java.util.LinkedHashMap;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.apache.spark.SparkConf;
-import org.apache.spark.network.util.JavaUtils;
+import org.coflowshuffle.coordinator.conf.ConfigKey;
 import org.coflowshuffle.core.policy.SchemeOptions;
 import org.coflowshuffle.core.scheme.Schemes;
+import scala.Tuple2;
 
 /**
- * Every {@code spark.coflow.*} setting of the plugin, read once from the application's
- * configuration, with its default. A bad value fails plugin start-up with one line naming the key.
+ * Every {@code spark.coflow.*} setting of the plugin ({@link #KEYS}, from which the Spark section
+ * of docs/configuration.md is generated), read once from the application's configuration. A bad
+ * value fails plugin start-up with one line naming the key; Spark then places reducers itself.
  *
- * @param scheme {@code spark.coflow.scheme}: the scheduling scheme (default {@code rpc}; also
- *     {@code rpc-faithful}, {@code neat}, {@code varys}, {@code fair})
- * @param executorBandwidth {@code spark.coflow.executorBandwidth}: bytes per second each executor
- *     can send and receive for shuffles (default {@code 125m}, one gigabit per second)
- * @param starvationSeconds {@code spark.coflow.starvationThreshold}: the paper's delta, after which
- *     a waiting shuffle is served whatever its size (default {@code 60s})
- * @param placement {@code spark.coflow.placement.enabled}: steer reduce tasks to the executors the
- *     coordinator chose (default true); off, the plugin only reports sizes
- * @param workConserving {@code spark.coflow.workConserving}: hand bandwidth the schedule leaves
- *     idle to waiting flows (default false, as the paper argues; its Fig. 8 compares both)
- * @param hostBandwidth {@code spark.coflow.hostBandwidth}: machines whose links differ from {@code
- *     executorBandwidth}, as {@code host=size,...} (e.g. {@code 10.0.0.5=62m,worker7=1g}); host
- *     names as Spark's executors report them
- * @param shuffleServicePort {@code spark.coflow.shuffleService.port}: with the external shuffle
- *     service on, the port of the coflow NodeManager service's paced server on every node (its
- *     {@code coflow.shuffle.service.port}, usually 7338); 0, the default, leaves fetches from an
- *     external shuffle service unpaced
- * @param coordinator {@code spark.coflow.coordinator}: {@code host:port} of a standalone
- *     coordinator ({@code bin/coflow coordinator}) that schedules this application's shuffles with
- *     those of every other application using it; empty, the default, embeds one in the driver. With
- *     {@code spark.authenticate.secret} set, that is the secret proven to it. When it cannot be
- *     reached, Spark places reducers and fetches unpaced until it is back
+ * @param executorBandwidth bytes per second
+ * @param starvationSeconds seconds
+ * @param coordinator a standalone coordinator, or null for the embedded one
  */
 public record CoflowSparkConf(
     String scheme,
@@ -45,83 +29,133 @@ public record CoflowSparkConf(
     int shuffleServicePort,
     InetSocketAddress coordinator) {
 
-  public static final String SCHEME = "spark.coflow.scheme";
-  public static final String EXECUTOR_BANDWIDTH = "spark.coflow.executorBandwidth";
-  public static final String STARVATION_THRESHOLD = "spark.coflow.starvationThreshold";
-  public static final String PLACEMENT = "spark.coflow.placement.enabled";
-  public static final String HOST_BANDWIDTH = "spark.coflow.hostBandwidth";
-  public static final String WORK_CONSERVING = "spark.coflow.workConserving";
-  public static final String SHUFFLE_SERVICE_PORT = "spark.coflow.shuffleService.port";
-  public static final String COORDINATOR = "spark.coflow.coordinator";
+  static final String SINCE = "0.1.0";
 
-  /**
-   * {@code spark.coflow.fetch.paced}: fetch remote shuffle blocks through the paced transport, at
-   * the coordinator's rates (default true); read by each executor at start-up.
-   */
-  public static final String PACED_FETCH = "spark.coflow.fetch.paced";
+  public static final ConfigKey<String> SCHEME =
+      ConfigKey.of(
+          "spark.coflow.scheme",
+          "string",
+          "rpc",
+          SINCE,
+          "The scheme of the embedded coordinator: " + String.join(", ", Schemes.names()) + ".",
+          Schemes::require);
+  public static final ConfigKey<Long> EXECUTOR_BANDWIDTH =
+      ConfigKey.size(
+          "spark.coflow.executorBandwidth",
+          "125m",
+          SINCE,
+          "Bytes per second each executor sends and receives for shuffles (`125m` = 125 MiB/s).");
+  public static final ConfigKey<Double> STARVATION_THRESHOLD =
+      ConfigKey.seconds(
+          "spark.coflow.starvationThreshold",
+          "60s",
+          SINCE,
+          "The paper's δ: a shuffle waiting longer is served next whatever its size.");
+  public static final ConfigKey<Boolean> PLACEMENT =
+      ConfigKey.bool(
+          "spark.coflow.placement.enabled",
+          true,
+          SINCE,
+          "Steer reduce tasks to the executors the coordinator chose; `false` only collects sizes.");
+  public static final ConfigKey<Boolean> WORK_CONSERVING =
+      ConfigKey.bool(
+          "spark.coflow.workConserving",
+          false,
+          SINCE,
+          "Hand bandwidth the schedule leaves idle to waiting flows (the paper's Fig. 8 variant).");
+  public static final ConfigKey<Map<String, Double>> HOST_BANDWIDTH =
+      ConfigKey.of(
+          "spark.coflow.hostBandwidth",
+          "host=size,...",
+          "",
+          SINCE,
+          "Machines whose links differ from `executorBandwidth`, bytes per second, hosts as"
+              + " executors report them (e.g. `10.0.0.5=62m,worker7=1g`).",
+          ConfigKey::hostSizes);
+  public static final ConfigKey<Boolean> PACED_FETCH =
+      ConfigKey.bool(
+          "spark.coflow.fetch.paced",
+          true,
+          SINCE,
+          "Fetch remote shuffle blocks through the paced transport at the coordinator's rates"
+              + " (read by each executor at start).");
+  public static final ConfigKey<Integer> SHUFFLE_SERVICE_PORT =
+      ConfigKey.integer(
+          "spark.coflow.shuffleService.port",
+          0,
+          0,
+          65535,
+          SINCE,
+          "With `spark.shuffle.service.enabled`, the paced port of the coflow NodeManager service"
+              + " on every node (its `coflow.shuffle.service.port`, 7338); 0 leaves fetches from an"
+              + " external shuffle service unpaced.");
+  public static final ConfigKey<InetSocketAddress> COORDINATOR =
+      ConfigKey.of(
+          "spark.coflow.coordinator",
+          "host:port",
+          null,
+          SINCE,
+          "A standalone coordinator (`bin/coflow coordinator`) that schedules this application's"
+              + " shuffles with those of every other application using it; unset embeds one in the"
+              + " driver. The driver proves `spark.authenticate.secret` when that is set, and the"
+              + " coordinator's policy replaces `scheme`. Unreachable: Spark's placement, unpaced,"
+              + " until it is back.",
+          CoflowSparkConf::hostPort);
+
+  /** Every key, in the order the reference lists them. */
+  public static final List<ConfigKey<?>> KEYS =
+      List.of(
+          SCHEME,
+          EXECUTOR_BANDWIDTH,
+          STARVATION_THRESHOLD,
+          PLACEMENT,
+          WORK_CONSERVING,
+          HOST_BANDWIDTH,
+          PACED_FETCH,
+          SHUFFLE_SERVICE_PORT,
+          COORDINATOR);
 
   /**
    * Reads the settings.
    *
-   * @throws IllegalArgumentException naming the key and its value when one is invalid
+   * @throws IllegalArgumentException naming the key and its value when one is invalid, or an
+   *     unknown {@code spark.coflow.*} key (a typo would otherwise be ignored silently)
    */
   public static CoflowSparkConf from(SparkConf conf) {
-    String scheme = conf.get(SCHEME, "rpc");
-    try {
-      Schemes.require(scheme);
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException(SCHEME + ": " + e.getMessage(), e);
-    }
-    double bandwidth =
-        positive(EXECUTOR_BANDWIDTH, () -> conf.getSizeAsBytes(EXECUTOR_BANDWIDTH, "125m"));
-    double delta =
-        positive(
-            STARVATION_THRESHOLD, () -> conf.getTimeAsMs(STARVATION_THRESHOLD, "60s") / 1000.0);
-    boolean placement = conf.getBoolean(PLACEMENT, true);
-    Map<String, Double> hosts = new LinkedHashMap<>();
-    String list = conf.get(HOST_BANDWIDTH, "").trim();
-    for (String item : list.isEmpty() ? new String[0] : list.split(",")) {
-      int eq = item.indexOf('=');
-      if (eq <= 0) {
-        throw new IllegalArgumentException(
-            HOST_BANDWIDTH + ": expected host=size, got \"" + item.trim() + "\"");
-      }
-      String host = item.substring(0, eq).trim();
-      hosts.put(
-          host,
-          positive(
-              HOST_BANDWIDTH + " of " + host,
-              () -> JavaUtils.byteStringAsBytes(item.substring(eq + 1).trim())));
-    }
-    boolean workConserving = conf.getBoolean(WORK_CONSERVING, false);
+    Map<String, String> settings = settings(conf);
     return new CoflowSparkConf(
-        scheme,
-        bandwidth,
-        delta,
-        placement,
-        workConserving,
-        Map.copyOf(hosts),
-        shuffleServicePort(conf),
-        coordinator(conf.get(COORDINATOR, "").trim()));
+        SCHEME.read(settings),
+        EXECUTOR_BANDWIDTH.read(settings),
+        STARVATION_THRESHOLD.read(settings),
+        PLACEMENT.read(settings),
+        WORK_CONSERVING.read(settings),
+        HOST_BANDWIDTH.read(settings),
+        SHUFFLE_SERVICE_PORT.read(settings),
+        COORDINATOR.read(settings));
   }
 
-  /** A standalone coordinator's address, or null for the embedded one. */
-  private static InetSocketAddress coordinator(String value) {
-    if (value.isEmpty()) {
-      return null;
+  /**
+   * The application's {@code spark.coflow.*} settings, every key checked to be one of {@link
+   * #KEYS}.
+   */
+  static Map<String, String> settings(SparkConf conf) {
+    Map<String, String> settings = new HashMap<>();
+    for (Tuple2<String, String> kv : conf.getAllWithPrefix("spark.coflow.")) {
+      String key = "spark.coflow." + kv._1();
+      if (KEYS.stream().noneMatch(k -> k.name().equals(key))) {
+        throw new IllegalArgumentException("unknown setting " + key);
+      }
+      settings.put(key, kv._2());
     }
-    int colon = value.lastIndexOf(':');
-    int port;
-    try {
-      port = colon > 0 ? Integer.parseInt(value.substring(colon + 1)) : -1;
-    } catch (NumberFormatException e) {
-      port = -1;
-    }
-    if (port < 1 || port > 65535) {
-      throw new IllegalArgumentException(
-          COORDINATOR + ": expected host:port, got \"" + value + "\"");
-    }
-    return InetSocketAddress.createUnresolved(value.substring(0, colon), port);
+    return settings;
+  }
+
+  /** {@code spark.coflow.fetch.paced} alone, as executors read it. */
+  public static boolean pacedFetch(SparkConf conf) {
+    return PACED_FETCH.read(
+        conf.contains(PACED_FETCH.name())
+            ? Map.of(PACED_FETCH.name(), conf.get(PACED_FETCH.name()))
+            : Map.of());
   }
 
   /**
@@ -131,34 +165,31 @@ public record CoflowSparkConf(
    * @throws IllegalArgumentException naming the key when it is not a port
    */
   public static int shuffleServicePort(SparkConf conf) {
-    int port;
-    try {
-      port = conf.getInt(SHUFFLE_SERVICE_PORT, 0);
-    } catch (RuntimeException e) {
-      throw new IllegalArgumentException(SHUFFLE_SERVICE_PORT + ": " + e.getMessage(), e);
+    return SHUFFLE_SERVICE_PORT.read(
+        conf.contains(SHUFFLE_SERVICE_PORT.name())
+            ? Map.of(SHUFFLE_SERVICE_PORT.name(), conf.get(SHUFFLE_SERVICE_PORT.name()))
+            : Map.of());
+  }
+
+  private static InetSocketAddress hostPort(String value) {
+    String v = value.trim();
+    int colon = v.lastIndexOf(':');
+    int port = -1;
+    if (colon > 0) {
+      try {
+        port = Integer.parseInt(v.substring(colon + 1));
+      } catch (NumberFormatException e) {
+        port = -1;
+      }
     }
-    if (port < 0 || port > 65535) {
-      throw new IllegalArgumentException(
-          SHUFFLE_SERVICE_PORT + " must be a port (0-65535), got " + port);
+    if (port < 1 || port > 65535) {
+      throw new IllegalArgumentException("expected host:port");
     }
-    return port;
+    return InetSocketAddress.createUnresolved(v.substring(0, colon), port);
   }
 
   /** The scheme options these settings give. */
   public SchemeOptions schemeOptions() {
     return new SchemeOptions(1L, starvationSeconds, workConserving);
-  }
-
-  private static double positive(String key, java.util.function.DoubleSupplier read) {
-    double v;
-    try {
-      v = read.getAsDouble();
-    } catch (RuntimeException e) {
-      throw new IllegalArgumentException(key + ": " + e.getMessage(), e);
-    }
-    if (!(v > 0)) {
-      throw new IllegalArgumentException(key + " must be > 0, got " + v);
-    }
-    return v;
   }
 }

@@ -46,7 +46,7 @@ final class PacedFetchInstaller implements AutoCloseable {
       LOG.warn(
           "coflow: shuffle fetches are not paced: the external shuffle service serves them"
               + " (set {} to the port of the coflow NodeManager service to pace them)",
-          CoflowSparkConf.SHUFFLE_SERVICE_PORT);
+          CoflowSparkConf.SHUFFLE_SERVICE_PORT.name());
       return null;
     }
     // With the external shuffle service, each node's coflow service serves the files; else this

@@ -4,7 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import org.apache.spark.SparkConf;
+import org.coflowshuffle.coordinator.conf.ConfigDocs;
 import org.junit.jupiter.api.Test;
 
 class CoflowSparkConfTest {
@@ -24,7 +27,7 @@ class CoflowSparkConfTest {
   void aStandaloneCoordinatorIsHostAndPort() {
     CoflowSparkConf c =
         CoflowSparkConf.from(
-            new SparkConf(false).set(CoflowSparkConf.COORDINATOR, "coord.example:7390"));
+            new SparkConf(false).set(CoflowSparkConf.COORDINATOR.name(), "coord.example:7390"));
     assertEquals("coord.example", c.coordinator().getHostString());
     assertEquals(7390, c.coordinator().getPort());
     for (String bad : new String[] {"coord.example", "coord.example:0", ":7390", "h:port"}) {
@@ -32,9 +35,12 @@ class CoflowSparkConfTest {
           assertThrows(
               IllegalArgumentException.class,
               () ->
-                  CoflowSparkConf.from(new SparkConf(false).set(CoflowSparkConf.COORDINATOR, bad)),
+                  CoflowSparkConf.from(
+                      new SparkConf(false).set(CoflowSparkConf.COORDINATOR.name(), bad)),
               bad);
-      assertTrue(e.getMessage().startsWith("spark.coflow.coordinator: expected host:port"), bad);
+      assertTrue(
+          e.getMessage().startsWith("spark.coflow.coordinator=" + bad + ": expected host:port"),
+          bad);
     }
   }
 
@@ -42,12 +48,12 @@ class CoflowSparkConfTest {
   void readsEveryKey() {
     SparkConf s =
         new SparkConf(false)
-            .set(CoflowSparkConf.SCHEME, "neat")
-            .set(CoflowSparkConf.EXECUTOR_BANDWIDTH, "1g")
-            .set(CoflowSparkConf.STARVATION_THRESHOLD, "2min")
-            .set(CoflowSparkConf.PLACEMENT, "false")
-            .set(CoflowSparkConf.WORK_CONSERVING, "true")
-            .set(CoflowSparkConf.HOST_BANDWIDTH, "10.0.0.5=62m, slow=1k");
+            .set(CoflowSparkConf.SCHEME.name(), "neat")
+            .set(CoflowSparkConf.EXECUTOR_BANDWIDTH.name(), "1g")
+            .set(CoflowSparkConf.STARVATION_THRESHOLD.name(), "2min")
+            .set(CoflowSparkConf.PLACEMENT.name(), "false")
+            .set(CoflowSparkConf.WORK_CONSERVING.name(), "true")
+            .set(CoflowSparkConf.HOST_BANDWIDTH.name(), "10.0.0.5=62m, slow=1k");
     CoflowSparkConf c = CoflowSparkConf.from(s);
     assertEquals(
         java.util.Map.of("10.0.0.5", 62.0 * 1024 * 1024, "slow", 1024.0), c.hostBandwidth());
@@ -60,32 +66,43 @@ class CoflowSparkConfTest {
 
   @Test
   void badValuesNameTheirKey() {
+    assertRefused("spark.coflow.scheme", "nope", "spark.coflow.scheme=nope: unknown scheme");
+    assertRefused(
+        "spark.coflow.executorBandwidth", "0", "spark.coflow.executorBandwidth=0: must be more");
+    assertRefused("spark.coflow.starvationThreshold", "soon", "spark.coflow.starvationThreshold=");
+    assertRefused("spark.coflow.hostBandwidth", "hostonly", "spark.coflow.hostBandwidth=hostonly");
+    assertRefused("spark.coflow.shuffleService.port", "70000", "spark.coflow.shuffleService.port");
+    assertRefused("spark.coflow.sheme", "rpc", "unknown setting spark.coflow.sheme");
+  }
+
+  /**
+   * docs/configuration.md holds what {@link ConfigDocs} renders from the keys; run with {@code
+   * -Dcoflow.docs.update=true} to rewrite it after changing a key.
+   */
+  @Test
+  void theReferenceMatchesTheKeys() throws Exception {
+    Path file = Path.of("..", "docs", "configuration.md");
+    String doc = Files.readString(file);
+    String section =
+        ConfigDocs.section(
+            "Spark plugin (`spark.coflow.*`)",
+            "Set with `--conf` on `spark-submit`, beside `spark.shuffle.manager` and"
+                + " `spark.plugins` (see docs/spark.md). An unknown `spark.coflow.*` key is a bad"
+                + " setting.",
+            CoflowSparkConf.KEYS);
+    if (Boolean.getBoolean("coflow.docs.update")) {
+      Files.writeString(file, ConfigDocs.replace(doc, "spark", section));
+      doc = Files.readString(file);
+    }
+    assertEquals(section, ConfigDocs.between(doc, "spark"), "docs/configuration.md drifted");
+  }
+
+  private static void assertRefused(String key, String value, String start) {
     var e =
         assertThrows(
             IllegalArgumentException.class,
-            () -> CoflowSparkConf.from(new SparkConf(false).set(CoflowSparkConf.SCHEME, "nope")));
-    assertTrue(e.getMessage().startsWith("spark.coflow.scheme: unknown scheme"), e.getMessage());
-    e =
-        assertThrows(
-            IllegalArgumentException.class,
-            () ->
-                CoflowSparkConf.from(
-                    new SparkConf(false).set(CoflowSparkConf.EXECUTOR_BANDWIDTH, "0")));
-    assertTrue(
-        e.getMessage().startsWith("spark.coflow.executorBandwidth must be > 0"), e.getMessage());
-    e =
-        assertThrows(
-            IllegalArgumentException.class,
-            () ->
-                CoflowSparkConf.from(
-                    new SparkConf(false).set(CoflowSparkConf.STARVATION_THRESHOLD, "soon")));
-    assertTrue(e.getMessage().startsWith("spark.coflow.starvationThreshold: "), e.getMessage());
-    e =
-        assertThrows(
-            IllegalArgumentException.class,
-            () ->
-                CoflowSparkConf.from(
-                    new SparkConf(false).set(CoflowSparkConf.HOST_BANDWIDTH, "hostonly")));
-    assertTrue(e.getMessage().contains("expected host=size"), e.getMessage());
+            () -> CoflowSparkConf.from(new SparkConf(false).set(key, value)),
+            value);
+    assertTrue(e.getMessage().startsWith(start), e.getMessage());
   }
 }

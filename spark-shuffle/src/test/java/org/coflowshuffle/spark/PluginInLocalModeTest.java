@@ -26,7 +26,7 @@ class PluginInLocalModeTest {
         .set("spark.ui.enabled", "false")
         .set("spark.shuffle.manager", CoflowShuffleManager.class.getName())
         .set("spark.plugins", CoflowPlugin.NAME)
-        .set(CoflowSparkConf.SCHEME, scheme);
+        .set(CoflowSparkConf.SCHEME.name(), scheme);
   }
 
   private static Map<Integer, Integer> sumByKey(JavaSparkContext sc) {

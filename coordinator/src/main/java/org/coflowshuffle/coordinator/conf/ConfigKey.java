@@ -1,5 +1,6 @@
 package org.coflowshuffle.coordinator.conf;
 
+import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
@@ -159,6 +160,19 @@ public final class ConfigKey<T> {
       throw new IllegalArgumentException("must be more than 0");
     }
     return Math.multiplyExact(number, unit);
+  }
+
+  /** {@code host=size,...} as bytes per second by host; blank for none. */
+  public static Map<String, Double> hostSizes(String list) {
+    Map<String, Double> hosts = new LinkedHashMap<>();
+    for (String item : list.isBlank() ? new String[0] : list.split(",")) {
+      int eq = item.indexOf('=');
+      if (eq <= 0) {
+        throw new IllegalArgumentException("expected host=size, got \"" + item.trim() + "\"");
+      }
+      hosts.put(item.substring(0, eq).trim(), (double) bytes(item.substring(eq + 1)));
+    }
+    return Map.copyOf(hosts);
   }
 
   static double duration(String s) {

@@ -2,7 +2,6 @@ package org.coflowshuffle.coordinator.server;
 
 import java.net.InetAddress;
 import java.net.UnknownHostException;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.coflowshuffle.coordinator.conf.ConfigKey;
@@ -115,7 +114,7 @@ public record CoordinatorConf(
           "",
           SINCE,
           "Hosts whose links differ from `defaultBandwidth`, e.g. `worker7=1g,10.0.0.5=62m`.",
-          CoordinatorConf::hostSizes);
+          ConfigKey::hostSizes);
   public static final ConfigKey<Long> MAX_FRAME =
       ConfigKey.size(
           "coflow.coordinator.maxFrameBytes",
@@ -258,17 +257,5 @@ public record CoordinatorConf(
     } catch (UnknownHostException e) {
       throw new IllegalArgumentException(BIND.name() + "=" + given + ": unknown host", e);
     }
-  }
-
-  private static Map<String, Double> hostSizes(String list) {
-    Map<String, Double> hosts = new LinkedHashMap<>();
-    for (String item : list.isBlank() ? new String[0] : list.split(",")) {
-      int eq = item.indexOf('=');
-      if (eq <= 0) {
-        throw new IllegalArgumentException("expected host=size, got \"" + item.trim() + "\"");
-      }
-      hosts.put(item.substring(0, eq).trim(), (double) ConfigKey.bytes(item.substring(eq + 1)));
-    }
-    return hosts;
   }
 }

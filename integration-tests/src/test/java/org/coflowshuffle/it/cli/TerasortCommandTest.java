@@ -20,8 +20,8 @@ class TerasortCommandTest {
     assertEquals(TerasortApp.class.getName(), TerasortCommand.APP_CLASS);
     assertEquals(CoflowShuffleManager.class.getName(), TerasortCommand.SHUFFLE_MANAGER);
     assertEquals(CoflowPlugin.NAME, TerasortCommand.PLUGIN);
-    assertEquals(CoflowSparkConf.SCHEME, TerasortCommand.SCHEME_KEY);
-    assertEquals(CoflowSparkConf.WORK_CONSERVING, TerasortCommand.WORK_CONSERVING_KEY);
+    assertEquals(CoflowSparkConf.SCHEME.name(), TerasortCommand.SCHEME_KEY);
+    assertEquals(CoflowSparkConf.WORK_CONSERVING.name(), TerasortCommand.WORK_CONSERVING_KEY);
   }
 
   @Test

@@ -40,14 +40,15 @@ class TerasortYarnCommandTest {
     assertTrue(e.getMessage().startsWith("--runs"), e.getMessage());
     TerasortYarnCommand.Bench wc = TerasortYarnCommand.parse(new String[] {"--work-conserving"});
     assertEquals(null, wc.runs().get(0).pluginConf(), "stock stays stock");
-    assertEquals("true", wc.runs().get(2).pluginConf().get(CoflowSparkConf.WORK_CONSERVING));
+    assertEquals("true", wc.runs().get(2).pluginConf().get(CoflowSparkConf.WORK_CONSERVING.name()));
   }
 
   @Test
   void settingsItPassesNameThePluginsKeys() {
-    assertEquals(CoflowSparkConf.PLACEMENT, TerasortYarnCommand.PLACEMENT_KEY);
-    assertTrue(TestbedYarn.serviceConf().containsKey(CoflowSparkConf.SHUFFLE_SERVICE_PORT));
+    assertEquals(CoflowSparkConf.PLACEMENT.name(), TerasortYarnCommand.PLACEMENT_KEY);
+    assertTrue(TestbedYarn.serviceConf().containsKey(CoflowSparkConf.SHUFFLE_SERVICE_PORT.name()));
     assertEquals(
-        "false", TerasortYarnCommand.VARIANTS.get(1).pluginConf().get(CoflowSparkConf.PLACEMENT));
+        "false",
+        TerasortYarnCommand.VARIANTS.get(1).pluginConf().get(CoflowSparkConf.PLACEMENT.name()));
   }
 }
