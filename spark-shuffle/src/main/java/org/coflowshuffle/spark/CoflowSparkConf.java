@@ -5,7 +5,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.spark.SparkConf;
-import org.coflowshuffle.coordinator.conf.ConfigKey;
+import org.coflowshuffle.config.ConfigKey;
 import org.coflowshuffle.core.policy.SchemeOptions;
 import org.coflowshuffle.core.scheme.Schemes;
 import scala.Tuple2;

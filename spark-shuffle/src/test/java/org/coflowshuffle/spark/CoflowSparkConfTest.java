@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.apache.spark.SparkConf;
-import org.coflowshuffle.coordinator.conf.ConfigDocs;
+import org.coflowshuffle.config.ConfigDocs;
 import org.junit.jupiter.api.Test;
 
 class CoflowSparkConfTest {

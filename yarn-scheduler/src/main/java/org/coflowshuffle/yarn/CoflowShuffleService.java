@@ -42,7 +42,7 @@ public final class CoflowShuffleService extends AuxiliaryService {
           servers.pacedPort());
     } catch (Exception | LinkageError e) {
       // Read on its own: a bad value elsewhere in the settings must not hide this one.
-      if (conf.getBoolean(ShuffleServiceConf.STOP_ON_FAILURE, false)) {
+      if (ShuffleServiceConf.stopOnFailure(conf)) {
         throw e instanceof Exception ex ? ex : new RuntimeException(e);
       }
       LOG.error(

@@ -1,68 +1,105 @@
 package org.coflowshuffle.yarn;
 
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.network.util.ConfigProvider;
 import org.apache.spark.network.util.TransportConf;
+import org.coflowshuffle.config.ConfigKey;
 
 /**
- * The NodeManager service's settings, read from the NodeManager's {@code yarn-site.xml}.
+ * The NodeManager service's settings, read from the NodeManager's {@code yarn-site.xml}; every key
+ * is declared once in {@link #KEYS}, from which the YARN section of docs/configuration.md is
+ * generated.
  *
- * @param sparkPort {@code spark.shuffle.service.port} (default 7337): where Spark's own shuffle
- *     protocol is served, so executors register their shuffle directories and fetch unpaced as with
- *     Spark's YARN shuffle service (run this service instead of that one, not beside it)
- * @param pacedPort {@code coflow.shuffle.service.port} (default 7338): where fetches are served
- *     paced; executors must be given the same value
- * @param threads {@code coflow.shuffle.service.threads} (default 2): event-loop threads sending
- *     paced blocks
- * @param stopOnFailure {@code coflow.shuffle.service.stopOnFailure} (default false): whether a
- *     failure to start fails the NodeManager; by default the NodeManager runs on without this
- *     service and its log says why in one line
+ * @param sparkPort where Spark's own shuffle protocol is served
+ * @param pacedPort where fetches are served paced
+ * @param threads event-loop threads sending paced blocks
+ * @param stopOnFailure whether a failure to start fails the NodeManager
  */
 public record ShuffleServiceConf(int sparkPort, int pacedPort, int threads, boolean stopOnFailure) {
 
-  public static final String SPARK_PORT = "spark.shuffle.service.port";
-  public static final String PACED_PORT = "coflow.shuffle.service.port";
-  public static final String THREADS = "coflow.shuffle.service.threads";
-  public static final String STOP_ON_FAILURE = "coflow.shuffle.service.stopOnFailure";
+  static final String SINCE = "0.1.0";
 
-  public static final int DEFAULT_SPARK_PORT = 7337;
-  public static final int DEFAULT_PACED_PORT = 7338;
+  public static final ConfigKey<Integer> SPARK_PORT =
+      ConfigKey.integer(
+          "spark.shuffle.service.port",
+          7337,
+          0,
+          65535,
+          SINCE,
+          "Spark's own shuffle protocol: executors register their shuffle directories here and"
+              + " fetch unpaced, as with Spark's YARN shuffle service (run this service instead of"
+              + " that one, not beside it).");
+  public static final ConfigKey<Integer> PACED_PORT =
+      ConfigKey.integer(
+          "coflow.shuffle.service.port",
+          7338,
+          0,
+          65535,
+          SINCE,
+          "Where the same files are served paced; applications set"
+              + " `spark.coflow.shuffleService.port` to it.");
+  public static final ConfigKey<Integer> THREADS =
+      ConfigKey.integer(
+          "coflow.shuffle.service.threads",
+          2,
+          1,
+          256,
+          SINCE,
+          "Event-loop threads sending paced blocks.");
+  public static final ConfigKey<Boolean> STOP_ON_FAILURE =
+      ConfigKey.bool(
+          "coflow.shuffle.service.stopOnFailure",
+          false,
+          SINCE,
+          "Fail the NodeManager when this service cannot start; by default it runs on without it"
+              + " and its log says why in one line.");
+
+  /** Every key, in the order the reference lists them. */
+  public static final List<ConfigKey<?>> KEYS =
+      List.of(SPARK_PORT, PACED_PORT, THREADS, STOP_ON_FAILURE);
 
   public ShuffleServiceConf {
-    if (sparkPort < 0 || sparkPort > 65535 || pacedPort < 0 || pacedPort > 65535) {
-      throw new IllegalArgumentException(
-          SPARK_PORT
-              + " and "
-              + PACED_PORT
-              + " must be ports (0-65535), got "
-              + sparkPort
-              + ", "
-              + pacedPort);
-    }
-    if (threads < 1) {
-      throw new IllegalArgumentException(THREADS + " must be at least 1, got " + threads);
-    }
+    SPARK_PORT.check(sparkPort);
+    PACED_PORT.check(pacedPort);
+    THREADS.check(threads);
   }
 
   /**
    * Reads the settings.
    *
-   * @throws IllegalArgumentException naming the key when a value is invalid
+   * @throws IllegalArgumentException naming the key and the value when one is invalid
    */
   public static ShuffleServiceConf from(Configuration conf) {
+    Map<String, String> settings = settings(conf);
+    return new ShuffleServiceConf(
+        SPARK_PORT.read(settings),
+        PACED_PORT.read(settings),
+        THREADS.read(settings),
+        STOP_ON_FAILURE.read(settings));
+  }
+
+  /** Whether a failure to start must fail the NodeManager, read alone (other keys may be bad). */
+  static boolean stopOnFailure(Configuration conf) {
     try {
-      return new ShuffleServiceConf(
-          conf.getInt(SPARK_PORT, DEFAULT_SPARK_PORT),
-          conf.getInt(PACED_PORT, DEFAULT_PACED_PORT),
-          conf.getInt(THREADS, 2),
-          conf.getBoolean(STOP_ON_FAILURE, false));
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(
-          "a port or thread count of the coflow shuffle service is not a number: " + e.getMessage(),
-          e);
+      return STOP_ON_FAILURE.read(settings(conf));
+    } catch (IllegalArgumentException e) {
+      return false;
     }
+  }
+
+  private static Map<String, String> settings(Configuration conf) {
+    Map<String, String> settings = new HashMap<>();
+    for (ConfigKey<?> k : KEYS) {
+      String v = conf.get(k.name());
+      if (v != null) {
+        settings.put(k.name(), v);
+      }
+    }
+    return settings;
   }
 
   /** Spark's transport settings ({@code spark.shuffle.io.*}, ...) taken from the same file. */

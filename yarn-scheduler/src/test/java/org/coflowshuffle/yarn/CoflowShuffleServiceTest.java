@@ -11,6 +11,7 @@ import io.netty.buffer.ByteBuf;
 import java.io.ByteArrayOutputStream;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -21,6 +22,7 @@ import org.apache.spark.network.shuffle.ExternalBlockStoreClient;
 import org.apache.spark.network.shuffle.protocol.ExecutorShuffleInfo;
 import org.apache.spark.network.util.MapConfigProvider;
 import org.apache.spark.network.util.TransportConf;
+import org.coflowshuffle.config.ConfigDocs;
 import org.coflowshuffle.ratelimit.BlockSource;
 import org.coflowshuffle.ratelimit.PacedFetchClient;
 import org.junit.jupiter.api.AfterEach;
@@ -43,9 +45,9 @@ class CoflowShuffleServiceTest {
 
   private static Configuration conf(int sparkPort, boolean stopOnFailure) {
     Configuration c = new Configuration(false);
-    c.setInt(ShuffleServiceConf.SPARK_PORT, sparkPort);
-    c.setInt(ShuffleServiceConf.PACED_PORT, 0);
-    c.setBoolean(ShuffleServiceConf.STOP_ON_FAILURE, stopOnFailure);
+    c.setInt(ShuffleServiceConf.SPARK_PORT.name(), sparkPort);
+    c.setInt(ShuffleServiceConf.PACED_PORT.name(), 0);
+    c.setBoolean(ShuffleServiceConf.STOP_ON_FAILURE.name(), stopOnFailure);
     return c;
   }
 
@@ -121,10 +123,32 @@ class CoflowShuffleServiceTest {
   @Test
   void badSettingsAreNamed() {
     Configuration c = conf(0, true);
-    c.set(ShuffleServiceConf.PACED_PORT, "seven");
+    c.set(ShuffleServiceConf.PACED_PORT.name(), "seven");
     RuntimeException e = assertThrows(RuntimeException.class, () -> service.init(c));
-    assertTrue(e.getMessage().contains("not a number"), e.getMessage());
+    assertTrue(e.getMessage().contains("coflow.shuffle.service.port=seven"), e.getMessage());
     assertThrows(
         IllegalArgumentException.class, () -> new ShuffleServiceConf(7337, 70_000, 2, false));
+  }
+
+  /**
+   * docs/configuration.md holds what {@link ConfigDocs} renders from the keys; run with {@code
+   * -Dcoflow.docs.update=true} to rewrite it after changing a key.
+   */
+  @Test
+  void theReferenceMatchesTheKeys() throws Exception {
+    Path file = Path.of("..", "docs", "configuration.md");
+    String doc = Files.readString(file);
+    String section =
+        ConfigDocs.section(
+            "YARN NodeManager service (`yarn-site.xml`)",
+            "Read by `CoflowShuffleService` from the NodeManager's configuration (see"
+                + " docs/yarn.md); Spark's `spark.shuffle.io.*` transport settings apply to its"
+                + " Spark-protocol port as they do to Spark's own service.",
+            ShuffleServiceConf.KEYS);
+    if (Boolean.getBoolean("coflow.docs.update")) {
+      Files.writeString(file, ConfigDocs.replace(doc, "yarn", section));
+      doc = Files.readString(file);
+    }
+    assertEquals(section, ConfigDocs.between(doc, "yarn"), "docs/configuration.md drifted");
   }
 }

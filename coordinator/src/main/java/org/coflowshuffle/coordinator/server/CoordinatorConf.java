@@ -4,7 +4,7 @@ import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.List;
 import java.util.Map;
-import org.coflowshuffle.coordinator.conf.ConfigKey;
+import org.coflowshuffle.config.ConfigKey;
 import org.coflowshuffle.core.policy.SchemeOptions;
 import org.coflowshuffle.core.scheme.Schemes;
 

@@ -1,4 +1,4 @@
-package org.coflowshuffle.coordinator.conf;
+package org.coflowshuffle.config;
 
 import java.util.List;
 

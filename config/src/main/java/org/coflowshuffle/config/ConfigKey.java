@@ -1,4 +1,4 @@
-package org.coflowshuffle.coordinator.conf;
+package org.coflowshuffle.config;
 
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -119,6 +119,15 @@ public final class ConfigKey<T> {
 
   public String since() {
     return since;
+  }
+
+  /**
+   * Checks a value given in code (not read from settings) as if it had been read.
+   *
+   * @throws IllegalArgumentException naming this key and the value when it is invalid
+   */
+  public void check(T value) {
+    read(Map.of(name, String.valueOf(value)));
   }
 
   /**
