@@ -5,10 +5,8 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
@@ -51,8 +49,6 @@ public final class RemoteCoordinator implements ShuffleCoordinator, AutoCloseabl
   /** How long to wait between attempts to reach a coordinator that is gone. */
   private static final long RECONNECT_MILLIS = 3000;
 
-  private record FlowKey(int shuffle, int reducer, String source) {}
-
   private record Refusal(String reason, long at) {}
 
   /** One map task's output as the driver heard it. */
@@ -79,8 +75,7 @@ public final class RemoteCoordinator implements ShuffleCoordinator, AutoCloseabl
   private final Map<List<Integer>, ShufflePlacement> placements = new ConcurrentHashMap<>();
   private final Map<List<Integer>, Refusal> refusals = new ConcurrentHashMap<>();
   private final Map<Long, CompletableFuture<Message.Placement>> pending = new ConcurrentHashMap<>();
-  private final Map<FlowKey, Double> rates = new ConcurrentHashMap<>();
-  private final Map<FlowKey, String> asked = new ConcurrentHashMap<>();
+  private final PushedRates rates = new PushedRates();
   private final AtomicLong requests = new AtomicLong();
 
   private volatile CoordinatorClient client;
@@ -89,8 +84,6 @@ public final class RemoteCoordinator implements ShuffleCoordinator, AutoCloseabl
 
   /** Whether the log already says the coordinator is away (one line per outage). */
   private volatile boolean announcedDown;
-
-  private long epoch = -1;
 
   /**
    * Starts talking to the coordinator at {@code address} for an application: connects as soon as
@@ -171,8 +164,7 @@ public final class RemoteCoordinator implements ShuffleCoordinator, AutoCloseabl
     if (registered.containsKey(shuffleId)) {
       send(new Message.ReducerDone(app, shuffleId, reducer));
     }
-    asked.keySet().removeIf(k -> k.shuffle() == shuffleId && k.reducer() == reducer);
-    rates.keySet().removeIf(k -> k.shuffle() == shuffleId && k.reducer() == reducer);
+    rates.done(shuffleId, reducer);
   }
 
   @Override
@@ -194,8 +186,7 @@ public final class RemoteCoordinator implements ShuffleCoordinator, AutoCloseabl
   }
 
   private void forgetRates(int shuffleId) {
-    asked.keySet().removeIf(k -> k.shuffle() == shuffleId);
-    rates.keySet().removeIf(k -> k.shuffle() == shuffleId);
+    rates.done(shuffleId, -1);
   }
 
   // ---- questions
@@ -285,8 +276,8 @@ public final class RemoteCoordinator implements ShuffleCoordinator, AutoCloseabl
 
   @Override
   public double rate(int shuffleId, int reducer, String source, String fetcher) {
-    FlowKey key = new FlowKey(shuffleId, reducer, source);
-    Double known = rates.get(key);
+    PushedRates.Flow flow = new PushedRates.Flow(shuffleId, reducer, source);
+    Double known = rates.get(flow);
     if (known != null) {
       return known;
     }
@@ -294,30 +285,15 @@ public final class RemoteCoordinator implements ShuffleCoordinator, AutoCloseabl
     if (c == null || !registered.containsKey(shuffleId)) {
       return Double.POSITIVE_INFINITY;
     }
-    String was = asked.putIfAbsent(key, fetcher);
-    if (was == null || !was.equals(fetcher)) {
-      asked.put(key, fetcher);
-      try {
+    try {
+      if (rates.ask(flow, fetcher)) {
         c.send(new Message.RateRequest(app, shuffleId, reducer, source, fetcher));
-      } catch (IOException e) {
-        lost(c, e.getMessage());
-        return Double.POSITIVE_INFINITY;
       }
-    }
-    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(FIRST_RATE_MILLIS);
-    synchronized (rates) {
-      while ((known = rates.get(key)) == null && client == c) {
-        long left = deadline - System.nanoTime();
-        if (left <= 0) {
-          return Double.POSITIVE_INFINITY;
-        }
-        try {
-          rates.wait(Math.max(1, left / 1_000_000));
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          return Double.POSITIVE_INFINITY;
-        }
-      }
+      known = rates.await(flow, FIRST_RATE_MILLIS);
+    } catch (IOException e) {
+      lost(c, e.getMessage());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
     return known == null ? Double.POSITIVE_INFINITY : known;
   }
@@ -350,7 +326,7 @@ public final class RemoteCoordinator implements ShuffleCoordinator, AutoCloseabl
     try {
       CoordinatorClient c = CoordinatorClient.connect(address, "driver " + app, secret, timeout);
       registered.clear();
-      epoch = -1;
+      rates.clear();
       c.send(new Message.RegisterApp(app));
       client = c;
       announcedDown = false;
@@ -361,8 +337,6 @@ public final class RemoteCoordinator implements ShuffleCoordinator, AutoCloseabl
               + " connected (policy "
               + c.welcome().policy()
               + ")");
-    } catch (CoordinatorClient.RefusedException e) {
-      noteDown(e.getMessage());
     } catch (IOException | RuntimeException e) {
       noteDown(String.valueOf(e.getMessage()));
     }
@@ -395,10 +369,6 @@ public final class RemoteCoordinator implements ShuffleCoordinator, AutoCloseabl
     }
     registered.clear();
     rates.clear();
-    asked.clear();
-    synchronized (rates) {
-      rates.notifyAll();
-    }
     pending.values().forEach(f -> f.completeExceptionally(new IOException(why)));
     noteDown("connection lost (" + why + ")");
   }
@@ -466,7 +436,7 @@ public final class RemoteCoordinator implements ShuffleCoordinator, AutoCloseabl
             f.complete(p);
           }
         } else if (m instanceof Message.Rates r) {
-          accept(r);
+          rates.accept(app, r);
         }
         if (System.nanoTime() - lastPing > TimeUnit.SECONDS.toNanos(PING_SECONDS)) {
           c.send(new Message.Ping(System.nanoTime()));
@@ -476,29 +446,6 @@ public final class RemoteCoordinator implements ShuffleCoordinator, AutoCloseabl
         if (!closed) {
           lost(c, e.getMessage());
         }
-      }
-    }
-  }
-
-  private void accept(Message.Rates r) {
-    if (r.epoch() < epoch) {
-      return; // older than what was applied
-    }
-    epoch = r.epoch();
-    Set<FlowKey> changed = new HashSet<>();
-    for (Message.FlowRate f : r.rates()) {
-      if (!f.app().equals(app)) {
-        continue;
-      }
-      FlowKey k = new FlowKey(f.shuffle(), f.reducer(), f.source());
-      if (asked.containsKey(k)) {
-        rates.put(k, f.bytesPerSecond() == null ? Double.POSITIVE_INFINITY : f.bytesPerSecond());
-        changed.add(k);
-      }
-    }
-    if (!changed.isEmpty()) {
-      synchronized (rates) {
-        rates.notifyAll();
       }
     }
   }
