@@ -66,6 +66,9 @@ public final class LiveCoordinator implements ShuffleCoordinator {
    */
   static final double PROGRESS_REFRESH_SECONDS = 1.0;
 
+  /** Decisions made so far; the next one's scheme is seeded with the options' seed plus this. */
+  private long decisions;
+
   /** When rates were last decided, on the clock. */
   private double decidedAt = Double.NEGATIVE_INFINITY;
 
@@ -490,9 +493,16 @@ public final class LiveCoordinator implements ShuffleCoordinator {
     return fetching.size();
   }
 
-  /** One decision of a fresh instance of the scheme (it keeps no state between live events). */
+  /**
+   * One decision of a fresh instance of the scheme (it keeps no state between live events). Each
+   * gets the next seed: schemes that place at random (varys, fair) would otherwise draw the same
+   * hosts for every shuffle.
+   */
   private Decision decision(List<Host> hosts, List<ActiveCoflow> active, double now) {
-    return Schemes.create(scheme, options)
+    SchemeOptions seeded =
+        new SchemeOptions(
+            options.seed() + decisions++, options.starvationThreshold(), options.workConserving());
+    return Schemes.create(scheme, seeded)
         .decide(new ClusterView(now, hosts, active, new int[hosts.size()]));
   }
 

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.coflowshuffle.core.policy.SchemeOptions;
 import org.junit.jupiter.api.Test;
@@ -166,5 +167,21 @@ class LiveCoordinatorTest {
     assertThrows(
         IllegalArgumentException.class,
         () -> new LiveCoordinator("rpc", SchemeOptions.defaults(), 0, () -> 0.0));
+  }
+
+  @Test
+  void randomPlacementDrawsAgainForEveryShuffle() throws PlacementUnavailable {
+    LiveCoordinator c = new LiveCoordinator("varys", SchemeOptions.defaults(), 100 * MB, () -> 0.0);
+    for (int e = 0; e < 10; e++) {
+      c.executorAdded(new ExecutorSlots(String.valueOf(e), "h" + e, 1));
+    }
+    java.util.Set<List<String>> placements = new java.util.HashSet<>();
+    for (int s = 0; s < 5; s++) {
+      c.mapOutput(s, 0, "0", new long[] {1 << 20, 1 << 20, 1 << 20});
+      placements.add(
+          c.place(s, 1, 3).executorOfReducer().stream().map(ExecutorSlots::executorId).toList());
+      c.fetchFinished(s);
+    }
+    assertTrue(placements.size() > 1, "the same hosts every time: " + placements);
   }
 }
