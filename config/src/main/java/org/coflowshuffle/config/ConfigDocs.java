@@ -1,5 +1,8 @@
 package org.coflowshuffle.config;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 
 /**
@@ -57,5 +60,19 @@ public final class ConfigDocs {
     String old = between(doc, id);
     int a = doc.indexOf("<!-- begin " + id + " -->\n") + ("<!-- begin " + id + " -->\n").length();
     return doc.substring(0, a) + text + doc.substring(a + old.length());
+  }
+
+  /**
+   * The text of section {@code id} in {@code file}, after writing {@code section} there when the
+   * system property {@code coflow.docs.update} is true: what a module's drift test compares with
+   * {@link #section}.
+   */
+  public static String current(Path file, String id, String section) throws IOException {
+    String doc = Files.readString(file);
+    if (Boolean.getBoolean("coflow.docs.update")) {
+      doc = replace(doc, id, section);
+      Files.writeString(file, doc);
+    }
+    return between(doc, id);
   }
 }

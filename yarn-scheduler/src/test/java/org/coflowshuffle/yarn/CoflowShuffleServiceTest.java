@@ -11,7 +11,6 @@ import io.netty.buffer.ByteBuf;
 import java.io.ByteArrayOutputStream;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -137,7 +136,6 @@ class CoflowShuffleServiceTest {
   @Test
   void theReferenceMatchesTheKeys() throws Exception {
     Path file = Path.of("..", "docs", "configuration.md");
-    String doc = Files.readString(file);
     String section =
         ConfigDocs.section(
             "YARN NodeManager service (`yarn-site.xml`)",
@@ -145,10 +143,7 @@ class CoflowShuffleServiceTest {
                 + " docs/yarn.md); Spark's `spark.shuffle.io.*` transport settings apply to its"
                 + " Spark-protocol port as they do to Spark's own service.",
             ShuffleServiceConf.KEYS);
-    if (Boolean.getBoolean("coflow.docs.update")) {
-      Files.writeString(file, ConfigDocs.replace(doc, "yarn", section));
-      doc = Files.readString(file);
-    }
-    assertEquals(section, ConfigDocs.between(doc, "yarn"), "docs/configuration.md drifted");
+    assertEquals(
+        section, ConfigDocs.current(file, "yarn", section), "docs/configuration.md drifted");
   }
 }
