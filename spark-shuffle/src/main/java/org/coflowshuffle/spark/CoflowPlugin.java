@@ -34,6 +34,13 @@ public final class CoflowPlugin implements SparkPlugin {
       }
 
       @Override
+      public void onTaskSucceeded() {
+        if (paced != null) {
+          paced.logPacedBytes();
+        }
+      }
+
+      @Override
       public void shutdown() {
         if (paced != null) {
           paced.close();

@@ -88,10 +88,24 @@ final class PacedFetchInstaller implements AutoCloseable {
     }
   }
 
+  /** The last total logged, so that a task that fetched nothing paced logs nothing. */
+  private long logged = -1;
+
+  /**
+   * Logs how many bytes this executor has fetched paced so far, when that changed: after each task,
+   * so the figure is in the log even when the executor is killed before it shuts down cleanly.
+   */
+  synchronized void logPacedBytes() {
+    long total = PacedShuffleClient.pacedBytes.get();
+    if (total != logged) {
+      logged = total;
+      LOG.info("coflow: {} bytes of shuffle blocks fetched paced", total);
+    }
+  }
+
   @Override
   public void close() {
-    LOG.info(
-        "coflow: {} bytes of shuffle blocks fetched paced", PacedShuffleClient.pacedBytes.get());
+    logPacedBytes();
     client.stop();
     if (server != null) {
       server.close();

@@ -6,8 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -15,7 +20,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import org.coflowshuffle.it.cli.SparkDistribution;
 import org.coflowshuffle.it.cli.SparkSubmit;
 import org.coflowshuffle.it.cli.TerasortCommand;
@@ -117,16 +121,41 @@ class TestbedYarnIT {
         "same");
   }
 
-  /** Bytes the executors fetched paced, from their logs under the NodeManagers' log directories. */
+  /**
+   * Bytes the executors fetched paced: per container log under the NodeManagers' directories, the
+   * largest running total it printed. YARN deletes application directories meanwhile, so the walk
+   * skips what vanishes under it.
+   */
   private long pacedBytes() throws IOException {
+    List<Path> logs = new ArrayList<>();
+    Files.walkFileTree(
+        work.resolve("daemons"),
+        new SimpleFileVisitor<>() {
+          @Override
+          public FileVisitResult visitFile(Path f, BasicFileAttributes attrs) {
+            if (f.getFileName().toString().equals("stderr")) {
+              logs.add(f);
+            }
+            return FileVisitResult.CONTINUE;
+          }
+
+          @Override
+          public FileVisitResult visitFileFailed(Path f, IOException e) {
+            return FileVisitResult.CONTINUE;
+          }
+        });
     long sum = 0;
-    try (Stream<Path> files = Files.walk(work.resolve("daemons"))) {
-      for (Path f : files.filter(p -> p.getFileName().toString().equals("stderr")).toList()) {
+    for (Path f : logs) {
+      long most = 0;
+      try {
         Matcher m = PACED.matcher(Files.readString(f));
         while (m.find()) {
-          sum += Long.parseLong(m.group(1));
+          most = Math.max(most, Long.parseLong(m.group(1)));
         }
+      } catch (NoSuchFileException e) {
+        continue; // deleted since the walk
       }
+      sum += most;
     }
     return sum;
   }
