@@ -160,16 +160,9 @@ final class FetchingCoflow {
         left[k] = 0;
       }
     }
+    // The model and its index arrays are shared, not copied: schemes only read them.
     return new ActiveCoflow(
-        index,
-        model,
-        left,
-        hostOf,
-        pinned,
-        now - arrival,
-        0,
-        modelSrc.clone(),
-        flowReducer.clone());
+        index, model, left, hostOf, pinned, now - arrival, 0, modelSrc, flowReducer);
   }
 
   /**

@@ -277,7 +277,7 @@ final class ClusterScheduler {
       AppShuffle first = byId.get(f.shuffleIds().get(0));
       List<Integer> shuffles = f.shuffleIds().stream().map(i -> byId.get(i).shuffle()).toList();
       List<String> executors =
-          f.reducerExecutors().stream().map(e -> e.substring(e.indexOf('/') + 1)).toList();
+          f.reducerExecutors().stream().map(e -> executorOf(first.app(), e)).toList();
       coflows.add(
           new Status.CoflowView(
               first.app(),
@@ -380,7 +380,7 @@ final class ClusterScheduler {
       List<Message.ReducerHost> hosts = new ArrayList<>(reducers);
       for (ExecutorSlots e : p.executorOfReducer()) {
         String id = e.executorId();
-        hosts.add(new Message.ReducerHost(id.substring(r.app().length() + 1), e.host()));
+        hosts.add(new Message.ReducerHost(executorOf(r.app(), id), e.host()));
       }
       return new Message.Placement(r.app(), r.request(), p.scheme(), hosts, null);
     } catch (PlacementUnavailable e) {
@@ -451,5 +451,10 @@ final class ClusterScheduler {
 
   private static String executor(String app, String executor) {
     return app + "/" + executor;
+  }
+
+  /** The application's own name of an executor named by {@link #executor}. */
+  private static String executorOf(String app, String qualified) {
+    return qualified.substring(app.length() + 1);
   }
 }

@@ -23,7 +23,6 @@ final class CoordinatorMetrics {
   private final Map<ErrorCode, LongAdder> errors = new EnumMap<>(ErrorCode.class);
   private final LongAdder connections = new LongAdder();
   private final AtomicLong open = new AtomicLong();
-  private final LongAdder decisions = new LongAdder();
   private final LongAdder ratesPushed = new LongAdder();
   private final long[] latencyBuckets = new long[BUCKETS.length + 1];
   private double latencySum;
@@ -67,7 +66,6 @@ final class CoordinatorMetrics {
 
   /** A decision went out: {@code seconds} from the first event it answers until it was sent. */
   synchronized void decision(double seconds, int flowRates) {
-    decisions.increment();
     ratesPushed.add(flowRates);
     int b = 0;
     while (b < BUCKETS.length && seconds > BUCKETS[b]) {
@@ -114,7 +112,7 @@ final class CoordinatorMetrics {
     help(b, "coflow_connections_open", "gauge", "Connections open now.");
     line(b, "coflow_connections_open", open.get());
     help(b, "coflow_decisions_total", "counter", "Placements and rate decisions sent.");
-    line(b, "coflow_decisions_total", decisions.sum());
+    line(b, "coflow_decisions_total", latencyCount);
     help(b, "coflow_flow_rates_pushed_total", "counter", "Flow rates sent to fetchers.");
     line(b, "coflow_flow_rates_pushed_total", ratesPushed.sum());
     help(
