@@ -342,7 +342,7 @@ public final class RemoteCoordinator implements ShuffleCoordinator, AutoCloseabl
     }
   }
 
-  private void noteDown(String why) {
+  private synchronized void noteDown(String why) {
     down = why;
     if (!announcedDown) {
       announcedDown = true;
@@ -360,6 +360,8 @@ public final class RemoteCoordinator implements ShuffleCoordinator, AutoCloseabl
       if (client != c) {
         return;
       }
+      // The line first: whoever sees the link down can already read why.
+      noteDown("connection lost (" + why + ")");
       client = null;
     }
     try {
@@ -370,7 +372,6 @@ public final class RemoteCoordinator implements ShuffleCoordinator, AutoCloseabl
     registered.clear();
     rates.clear();
     pending.values().forEach(f -> f.completeExceptionally(new IOException(why)));
-    noteDown("connection lost (" + why + ")");
   }
 
   private void sendExecutors() {
