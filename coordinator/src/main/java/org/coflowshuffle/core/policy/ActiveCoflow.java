@@ -40,6 +40,15 @@ public record ActiveCoflow(
     return remaining[k] > 0 && h >= 0 && h != flowSource[k];
   }
 
+  /** Bytes delivered so far over all flows: what a scheduler blind to sizes can know. */
+  public double sentBytes() {
+    double sent = 0;
+    for (int k = 0; k < remaining.length; k++) {
+      sent += coflow.flows().get(k).bytes() - remaining[k];
+    }
+    return sent;
+  }
+
   /** Bytes still to deliver over all flows. */
   public double remainingBytes() {
     double sum = 0;

@@ -1,5 +1,6 @@
 package org.coflowshuffle.core.policy;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -12,5 +13,14 @@ public record Decision(List<CoflowAssignment> assignments, double wakeUpAt) {
 
   public Decision {
     assignments = List.copyOf(assignments);
+  }
+
+  /** The decision giving the i-th active coflow {@code hostOf[i]} and {@code rates[i]}. */
+  public static Decision of(int[][] hostOf, double[][] rates, double wakeUpAt) {
+    List<CoflowAssignment> assignments = new ArrayList<>(hostOf.length);
+    for (int i = 0; i < hostOf.length; i++) {
+      assignments.add(new CoflowAssignment(hostOf[i], rates[i]));
+    }
+    return new Decision(assignments, wakeUpAt);
   }
 }

@@ -19,7 +19,7 @@ public final class Schemes {
 
   /** Scheme names, the default first. */
   public static List<String> names() {
-    return List.of("rpc", "rpc-faithful", "fair", "varys", "neat");
+    return List.of("rpc", "rpc-faithful", "fair", "varys", "neat", "wss", "fca", "aalo", "philae");
   }
 
   /**
@@ -56,6 +56,10 @@ public final class Schemes {
       case "fair" -> new FairPolicy(new RandomPlacement(options.seed()));
       case "varys" -> new SebfPolicy("varys", new RandomPlacement(options.seed()));
       case "neat" -> new SebfPolicy("neat", new NeatPlacement());
+      case "wss" -> new WssPolicy(new RandomPlacement(options.seed()));
+      case "fca" -> new FcaPolicy(new RandomPlacement(options.seed()));
+      case "aalo" -> new AaloPolicy(new RandomPlacement(options.seed()), DclasQueues.DEFAULT);
+      case "philae" -> new PhilaePolicy(new RandomPlacement(options.seed()), DclasQueues.DEFAULT);
       default -> throw new AssertionError(name); // require() knows every name
     };
   }

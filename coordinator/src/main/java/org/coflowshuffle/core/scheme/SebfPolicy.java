@@ -1,13 +1,10 @@
 package org.coflowshuffle.core.scheme;
 
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
-import org.coflowshuffle.core.model.Host;
 import org.coflowshuffle.core.policy.ActiveCoflow;
 import org.coflowshuffle.core.policy.ClusterView;
-import org.coflowshuffle.core.policy.CoflowAssignment;
 import org.coflowshuffle.core.policy.Decision;
 import org.coflowshuffle.core.policy.SchedulingPolicy;
 
@@ -38,13 +35,8 @@ final class SebfPolicy implements SchedulingPolicy {
     List<ActiveCoflow> active = view.coflows();
     int[][] hostOf = placement.placements(view);
     int m = view.hosts().size();
-    double[] freeIn = new double[m];
-    double[] freeOut = new double[m];
-    for (int j = 0; j < m; j++) {
-      Host h = view.hosts().get(j);
-      freeIn[j] = h.inBytesPerSec();
-      freeOut[j] = h.outBytesPerSec();
-    }
+    double[] freeIn = Bandwidth.incoming(view);
+    double[] freeOut = Bandwidth.outgoing(view);
     double[] bottleneck = new double[active.size()];
     Integer[] order = new Integer[active.size()];
     double[][] loadIn = new double[active.size()][];
@@ -53,8 +45,8 @@ final class SebfPolicy implements SchedulingPolicy {
       order[i] = i;
       loadIn[i] = new double[m];
       loadOut[i] = new double[m];
-      loads(active.get(i), hostOf[i], loadIn[i], loadOut[i]);
-      bottleneck[i] = bottleneck(loadIn[i], loadOut[i], freeIn, freeOut);
+      Bandwidth.loads(active.get(i), hostOf[i], loadIn[i], loadOut[i]);
+      bottleneck[i] = Bandwidth.bottleneck(loadIn[i], loadOut[i], freeIn, freeOut);
     }
     Arrays.sort(
         order, Comparator.comparingDouble((Integer i) -> bottleneck[i]).thenComparingInt(i -> i));
@@ -62,7 +54,7 @@ final class SebfPolicy implements SchedulingPolicy {
     for (int i : order) {
       ActiveCoflow a = active.get(i);
       rates[i] = new double[a.remaining().length];
-      double gamma = bottleneck(loadIn[i], loadOut[i], freeIn, freeOut);
+      double gamma = Bandwidth.bottleneck(loadIn[i], loadOut[i], freeIn, freeOut);
       if (!(gamma > 0) || gamma == Double.POSITIVE_INFINITY) {
         continue;
       }
@@ -98,36 +90,6 @@ final class SebfPolicy implements SchedulingPolicy {
         }
       }
     }
-    List<CoflowAssignment> out = new ArrayList<>();
-    for (int i = 0; i < active.size(); i++) {
-      out.add(new CoflowAssignment(hostOf[i], rates[i]));
-    }
-    return new Decision(out, Double.POSITIVE_INFINITY);
-  }
-
-  /** Bytes the coflow still sends into and out of each host under its placement. */
-  private static void loads(ActiveCoflow a, int[] hostOf, double[] in, double[] out) {
-    double[] remaining = a.remaining();
-    for (int k = 0; k < remaining.length; k++) {
-      int h = hostOf[a.flowReducer()[k]];
-      if (a.crossesNetwork(k, hostOf)) {
-        in[h] += remaining[k];
-        out[a.flowSource()[k]] += remaining[k];
-      }
-    }
-  }
-
-  /** Effective bottleneck: time to finish alone on the given free bandwidth. */
-  private static double bottleneck(double[] in, double[] out, double[] freeIn, double[] freeOut) {
-    double gamma = 0;
-    for (int j = 0; j < in.length; j++) {
-      gamma = Math.max(gamma, ratio(in[j], freeIn[j]));
-      gamma = Math.max(gamma, ratio(out[j], freeOut[j]));
-    }
-    return gamma;
-  }
-
-  private static double ratio(double bytes, double bandwidth) {
-    return bytes <= 0 ? 0 : bandwidth > 1e-9 ? bytes / bandwidth : Double.POSITIVE_INFINITY;
+    return Decision.of(hostOf, rates, Double.POSITIVE_INFINITY);
   }
 }

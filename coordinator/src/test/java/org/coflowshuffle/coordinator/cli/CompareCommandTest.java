@@ -7,6 +7,7 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import org.coflowshuffle.core.scheme.Schemes;
 import org.coflowshuffle.testing.Examples;
 import org.junit.jupiter.api.Test;
 
@@ -35,7 +36,7 @@ class CompareCommandTest {
     String[] r = run(Examples.fig1().toString());
     assertEquals("0", r[0], r[2]);
     String[] lines = r[1].strip().split("\n");
-    assertEquals(6, lines.length, r[1]);
+    assertEquals(1 + Schemes.names().size(), lines.length, r[1]);
     assertTrue(lines[1].matches("rpc\\s+2\\.2500s\\s+1\\.5000s\\s+3\\.0000s"), lines[1]);
     assertTrue(r[2].isEmpty(), r[2]);
   }

@@ -12,6 +12,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.coflowshuffle.core.scheme.Schemes;
 import org.coflowshuffle.testing.Examples;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -88,7 +89,9 @@ class SolveCommandTest {
   void rejectsAnUnknownScheme() {
     assertUsageError(
         solve("--scheme", "magic", Examples.fig1().toString()),
-        "coflow solve: unknown scheme \"magic\" (schemes: rpc, rpc-faithful, fair, varys, neat)");
+        "coflow solve: unknown scheme \"magic\" (schemes: "
+            + String.join(", ", Schemes.names())
+            + ")");
   }
 
   @Test

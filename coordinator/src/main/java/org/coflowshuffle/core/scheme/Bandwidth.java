@@ -1,0 +1,64 @@
+package org.coflowshuffle.core.scheme;
+
+import java.util.List;
+import org.coflowshuffle.core.model.Host;
+import org.coflowshuffle.core.policy.ActiveCoflow;
+import org.coflowshuffle.core.policy.ClusterView;
+
+/**
+ * Per-host bandwidth arithmetic the schemes share: fresh arrays of what is left to hand out, a
+ * coflow's load on each link, and the time it needs alone on what is left (its effective
+ * bottleneck, Varys' and FCA's measure).
+ */
+final class Bandwidth {
+
+  private Bandwidth() {}
+
+  /** Outgoing bytes per second of every host, a fresh array the caller may spend. */
+  static double[] outgoing(ClusterView view) {
+    List<Host> hosts = view.hosts();
+    double[] out = new double[hosts.size()];
+    for (int j = 0; j < out.length; j++) {
+      out[j] = hosts.get(j).outBytesPerSec();
+    }
+    return out;
+  }
+
+  /** Incoming bytes per second of every host, a fresh array the caller may spend. */
+  static double[] incoming(ClusterView view) {
+    List<Host> hosts = view.hosts();
+    double[] in = new double[hosts.size()];
+    for (int j = 0; j < in.length; j++) {
+      in[j] = hosts.get(j).inBytesPerSec();
+    }
+    return in;
+  }
+
+  /** Adds the bytes {@code a} still sends into and out of each host under {@code hostOf}. */
+  static void loads(ActiveCoflow a, int[] hostOf, double[] in, double[] out) {
+    double[] remaining = a.remaining();
+    for (int k = 0; k < remaining.length; k++) {
+      if (a.crossesNetwork(k, hostOf)) {
+        in[hostOf[a.flowReducer()[k]]] += remaining[k];
+        out[a.flowSource()[k]] += remaining[k];
+      }
+    }
+  }
+
+  /**
+   * Time to move the loads {@code in}/{@code out} on the free bandwidth {@code freeIn}/{@code
+   * freeOut}: 0 for no load, infinite where a loaded link has nothing free.
+   */
+  static double bottleneck(double[] in, double[] out, double[] freeIn, double[] freeOut) {
+    double gamma = 0;
+    for (int j = 0; j < in.length; j++) {
+      gamma = Math.max(gamma, ratio(in[j], freeIn[j]));
+      gamma = Math.max(gamma, ratio(out[j], freeOut[j]));
+    }
+    return gamma;
+  }
+
+  private static double ratio(double bytes, double bandwidth) {
+    return bytes <= 0 ? 0 : bandwidth > 1e-9 ? bytes / bandwidth : Double.POSITIVE_INFINITY;
+  }
+}
