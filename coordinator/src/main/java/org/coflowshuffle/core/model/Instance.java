@@ -3,14 +3,18 @@ package org.coflowshuffle.core.model;
 import java.util.List;
 
 /**
- * A whole scheduling problem: the cluster and every coflow that will arrive. Hosts are referred to
- * by their index in {@link #hosts()} everywhere in the core.
+ * A whole scheduling problem: the cluster, the network between its hosts and every coflow that will
+ * arrive. Hosts are referred to by their index in {@link #hosts()} everywhere in the core.
  */
-public record Instance(List<Host> hosts, List<Coflow> coflows) {
+public record Instance(List<Host> hosts, List<Coflow> coflows, Fabric fabric) {
 
   public Instance {
     hosts = List.copyOf(hosts);
     coflows = List.copyOf(coflows);
+    if (fabric.hosts() != hosts.size()) {
+      throw new IllegalArgumentException(
+          "fabric " + fabric.name() + " has " + fabric.hosts() + " hosts, not " + hosts.size());
+    }
     for (Coflow c : coflows) {
       for (Flow f : c.flows()) {
         if (f.src() >= hosts.size()) {
@@ -25,5 +29,10 @@ public record Instance(List<Host> hosts, List<Coflow> coflows) {
         }
       }
     }
+  }
+
+  /** An instance on one non-blocking switch ({@link Fabric#bigSwitch}). */
+  public Instance(List<Host> hosts, List<Coflow> coflows) {
+    this(hosts, coflows, Fabric.bigSwitch(hosts.size()));
   }
 }

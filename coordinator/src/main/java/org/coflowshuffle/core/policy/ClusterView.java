@@ -1,6 +1,7 @@
 package org.coflowshuffle.core.policy;
 
 import java.util.List;
+import org.coflowshuffle.core.model.Fabric;
 import org.coflowshuffle.core.model.Host;
 
 /**
@@ -9,6 +10,13 @@ import org.coflowshuffle.core.model.Host;
  * in arrival order. The arrays inside are fresh for each invocation and must not be modified.
  *
  * @param slotsInUse per host, reducers already pinned there whose flows are not finished
+ * @param fabric the network between the hosts; a policy that cannot route sees only big switches
  */
 public record ClusterView(
-    double now, List<Host> hosts, List<ActiveCoflow> coflows, int[] slotsInUse) {}
+    double now, List<Host> hosts, List<ActiveCoflow> coflows, int[] slotsInUse, Fabric fabric) {
+
+  /** A view of hosts on one non-blocking switch. */
+  public ClusterView(double now, List<Host> hosts, List<ActiveCoflow> coflows, int[] slotsInUse) {
+    this(now, hosts, coflows, slotsInUse, Fabric.bigSwitch(hosts.size()));
+  }
+}

@@ -8,5 +8,14 @@ package org.coflowshuffle.core.policy;
  *     has no bytes left to fetch over the network.
  * @param rates bytes per second per flow; positive only for flows with a placed reducer and bytes
  *     remaining. Local flows (reducer on the sender) need no rate.
+ * @param paths per flow, the index of its path among {@link
+ *     org.coflowshuffle.core.model.Fabric#paths} from its sender to its reducer's host; null on a
+ *     big switch, where every pair of hosts has one path
  */
-public record CoflowAssignment(int[] hostOf, double[] rates) {}
+public record CoflowAssignment(int[] hostOf, double[] rates, int[] paths) {
+
+  /** An assignment on a big switch: no path to choose. */
+  public CoflowAssignment(int[] hostOf, double[] rates) {
+    this(hostOf, rates, null);
+  }
+}

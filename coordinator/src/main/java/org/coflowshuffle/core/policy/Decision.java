@@ -17,9 +17,16 @@ public record Decision(List<CoflowAssignment> assignments, double wakeUpAt) {
 
   /** The decision giving the i-th active coflow {@code hostOf[i]} and {@code rates[i]}. */
   public static Decision of(int[][] hostOf, double[][] rates, double wakeUpAt) {
+    return of(hostOf, rates, null, wakeUpAt);
+  }
+
+  /**
+   * Like {@link #of(int[][], double[][], double)}, with the i-th coflow's paths {@code paths[i]}.
+   */
+  public static Decision of(int[][] hostOf, double[][] rates, int[][] paths, double wakeUpAt) {
     List<CoflowAssignment> assignments = new ArrayList<>(hostOf.length);
     for (int i = 0; i < hostOf.length; i++) {
-      assignments.add(new CoflowAssignment(hostOf[i], rates[i]));
+      assignments.add(new CoflowAssignment(hostOf[i], rates[i], paths == null ? null : paths[i]));
     }
     return new Decision(assignments, wakeUpAt);
   }

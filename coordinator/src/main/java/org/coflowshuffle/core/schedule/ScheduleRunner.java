@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import org.coflowshuffle.core.model.Coflow;
+import org.coflowshuffle.core.model.Fabric;
 import org.coflowshuffle.core.model.Host;
 import org.coflowshuffle.core.model.Instance;
 import org.coflowshuffle.core.policy.ActiveCoflow;
@@ -220,7 +221,7 @@ public final class ScheduleRunner {
         }
       }
     }
-    return new ClusterView(now, hosts, coflows, slotsInUse);
+    return new ClusterView(now, hosts, coflows, slotsInUse, instance.fabric());
   }
 
   /** Pinned reducers that still have bytes to fetch: they hold a slot. */
@@ -241,6 +242,8 @@ public final class ScheduleRunner {
     }
     double[] in = new double[hosts.size()];
     double[] out = new double[hosts.size()];
+    Fabric fabric = instance.fabric();
+    double[] load = new double[fabric.links()]; // inner links only; host links in in[] and out[]
     for (int i = 0; i < active.size(); i++) {
       State s = active.get(i);
       CoflowAssignment a = d.assignments().get(i);
@@ -283,9 +286,28 @@ public final class ScheduleRunner {
           s.pinned[r] = true;
           in[h] += rate;
           out[s.src[k]] += rate;
+          if (!fabric.isBigSwitch()) {
+            route(a, s, k, h, rate, load, now);
+          }
         }
       }
       pinReducersWithNothingToFetch(s);
+    }
+    double[] capacity = fabric.capacities(hosts);
+    for (int l = 2 * hosts.size(); l < load.length; l++) {
+      if (load[l] > capacity[l] * (1 + RATE_SLACK) + 1e-6) {
+        throw violation(
+            now,
+            "exceeded inner link "
+                + (l - 2 * hosts.size())
+                + " of "
+                + fabric.name()
+                + " ("
+                + load[l]
+                + " of "
+                + capacity[l]
+                + " B/s)");
+      }
     }
     for (int j = 0; j < hosts.size(); j++) {
       Host h = hosts.get(j);
@@ -306,6 +328,28 @@ public final class ScheduleRunner {
       }
     }
     return d.wakeUpAt();
+  }
+
+  /** Adds a moving flow's rate to the inner links of the path its assignment names. */
+  private void route(
+      CoflowAssignment a, State s, int k, int h, double rate, double[] load, double now) {
+    int[][] candidates = instance.fabric().paths(s.src[k], h);
+    int p = a.paths() == null || a.paths().length != s.remaining.length ? -1 : a.paths()[k];
+    if (p < 0 || p >= candidates.length) {
+      throw violation(
+          now,
+          "gave flow "
+              + k
+              + " of "
+              + s.coflow.id()
+              + " a rate but no path of "
+              + candidates.length
+              + " on "
+              + instance.fabric().name());
+    }
+    for (int l : candidates[p]) {
+      load[l] += rate;
+    }
   }
 
   /**

@@ -2,12 +2,14 @@ package org.coflowshuffle.core.scheme;
 
 import java.util.List;
 import org.coflowshuffle.core.lp.LpFractionalPlacementSolver;
+import org.coflowshuffle.core.lp.PathSplitLp;
 import org.coflowshuffle.core.plan.Algorithm3Rates;
 import org.coflowshuffle.core.plan.FaithfulPlanner;
 import org.coflowshuffle.core.plan.ReceiverDrivenRates;
 import org.coflowshuffle.core.plan.RpcPlanner;
 import org.coflowshuffle.core.policy.SchedulingPolicy;
 import org.coflowshuffle.core.policy.SchemeOptions;
+import org.coflowshuffle.core.route.MinimumCct;
 
 /**
  * Every scheme by name, so that the command line, the simulator and the live coordinator choose
@@ -19,7 +21,28 @@ public final class Schemes {
 
   /** Scheme names, the default first. */
   public static List<String> names() {
-    return List.of("rpc", "rpc-faithful", "fair", "varys", "neat", "wss", "fca", "aalo", "philae");
+    return List.of(
+        "rpc",
+        "rpc-faithful",
+        "fair",
+        "varys",
+        "neat",
+        "wss",
+        "fca",
+        "aalo",
+        "philae",
+        "rapier",
+        "scheduling-only",
+        "routing-only",
+        "ecmp-fair");
+  }
+
+  /**
+   * Schemes that choose each flow's path and so can run on a multi-path fabric: Rapier and the
+   * paper's three comparisons. The others see one non-blocking switch.
+   */
+  public static List<String> routing() {
+    return List.of("rapier", "scheduling-only", "routing-only", "ecmp-fair");
   }
 
   /**
@@ -60,6 +83,22 @@ public final class Schemes {
       case "fca" -> new FcaPolicy(new RandomPlacement(options.seed()));
       case "aalo" -> new AaloPolicy(new RandomPlacement(options.seed()), DclasQueues.DEFAULT);
       case "philae" -> new PhilaePolicy(new RandomPlacement(options.seed()), DclasQueues.DEFAULT);
+      case "rapier" ->
+          new RapierPolicy(
+              "rapier",
+              new RandomPlacement(options.seed()),
+              new MinimumCct(new PathSplitLp()),
+              options.seed(),
+              delta);
+      case "scheduling-only" ->
+          new RapierPolicy(
+              "scheduling-only", new RandomPlacement(options.seed()), null, options.seed(), delta);
+      case "routing-only" ->
+          new RoutedFairPolicy(
+              "routing-only", new RandomPlacement(options.seed()), true, options.seed());
+      case "ecmp-fair" ->
+          new RoutedFairPolicy(
+              "ecmp-fair", new RandomPlacement(options.seed()), false, options.seed());
       default -> throw new AssertionError(name); // require() knows every name
     };
   }

@@ -21,6 +21,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.coflowshuffle.coordinator.cli.Command;
 import org.coflowshuffle.coordinator.cli.Flags;
+import org.coflowshuffle.core.model.Fabric;
 import org.coflowshuffle.core.model.Instance;
 import org.coflowshuffle.core.policy.SchemeOptions;
 import org.coflowshuffle.core.scheme.Schemes;
@@ -30,6 +31,7 @@ import org.coflowshuffle.simulator.SchemeReport;
 import org.coflowshuffle.simulator.Simulation;
 import org.coflowshuffle.simulator.Summary;
 import org.coflowshuffle.simulator.trace.CoflowTrace;
+import org.coflowshuffle.simulator.workload.FabricWorkload;
 import org.coflowshuffle.simulator.workload.FbReplay;
 import org.coflowshuffle.simulator.workload.RpcSynthetic;
 
@@ -41,8 +43,9 @@ import org.coflowshuffle.simulator.workload.RpcSynthetic;
 public final class SimulateCommand implements Command {
 
   private static final String USAGE_LINE =
-      "usage: coflow simulate --workload fb|rpc-synthetic [--schemes rpc,neat,varys,fair]"
+      "usage: coflow simulate --workload fb|rpc-synthetic|fabric [--schemes rpc,neat,varys,fair]"
           + " [--hosts N] [--rate L | --all-at-once] [--coflows C] [--trials T] [--seed S]"
+          + " [--topology fat-tree[:K]|vl2[:DA:DI[:SERVERS]]] [--width W] [--switch-gbps G]"
           + " [--delta SECONDS|none] [--resolution R] [--work-conserving] [--reference SCHEME]"
           + " [--port-gbps G]"
           + " [--mapper-gbps G|drawn]"
@@ -53,6 +56,17 @@ public final class SimulateCommand implements Command {
    * coflow's age (arrivals and coflow completions always wake it at once).
    */
   static final double DEFAULT_RESOLUTION = 0.01;
+
+  private static final List<String> WORKLOADS = List.of("fb", "rpc-synthetic", "fabric");
+
+  /** Schemes compared on fb and rpc-synthetic unless {@code --schemes} says otherwise. */
+  private static final String DEFAULT_SCHEMES = "rpc,neat,varys,fair";
+
+  /** Coflows of the fabric workload: Rapier's Fig. 4 sends 20 per round. */
+  private static final int FABRIC_COFLOWS = 20;
+
+  /** Arrivals per second of the fabric workload. */
+  private static final double FABRIC_RATE = 5;
 
   @Override
   public String summary() {
@@ -67,6 +81,8 @@ public final class SimulateCommand implements Command {
       int hosts,
       double rate,
       int coflows,
+      int width,
+      Fabric fabric,
       int trials,
       long seed,
       double portBytesPerSec,
@@ -95,6 +111,8 @@ public final class SimulateCommand implements Command {
                 sweep.equals("hosts") ? (int) v : hosts,
                 sweep.equals("rate") ? v : rate,
                 sweep.equals("coflows") ? (int) v : coflows,
+                sweep.equals("width") ? (int) v : width,
+                fabric,
                 trials,
                 seed,
                 portBytesPerSec,
@@ -116,6 +134,7 @@ public final class SimulateCommand implements Command {
       return switch (parameter) {
         case "hosts" -> hosts;
         case "rate" -> rate;
+        case "width" -> width;
         default -> coflows;
       };
     }
@@ -190,14 +209,25 @@ public final class SimulateCommand implements Command {
     for (String s : plan.schemes()) {
       reports.put(s, new SchemeReport(s));
     }
-    RpcSynthetic synthetic = plan.workload().equals("fb") ? null : new RpcSynthetic(plan.trace());
+    RpcSynthetic synthetic =
+        plan.workload().equals("rpc-synthetic") ? new RpcSynthetic(plan.trace()) : null;
     for (int t = 0; t < plan.trials(); t++) {
       long seed = plan.seed() + t;
       Instance instance =
-          synthetic == null
-              ? FbReplay.instance(plan.trace(), plan.portBytesPerSec(), plan.coflows())
-              : synthetic.instance(
-                  plan.hosts(), plan.coflows(), plan.rate(), plan.mapperBytesPerSec(), seed);
+          switch (plan.workload()) {
+            case "fb" -> FbReplay.instance(plan.trace(), plan.portBytesPerSec(), plan.coflows());
+            case "fabric" ->
+                FabricWorkload.instance(
+                    plan.fabric(),
+                    plan.portBytesPerSec(),
+                    plan.coflows(),
+                    plan.width(),
+                    plan.rate(),
+                    seed);
+            default ->
+                synthetic.instance(
+                    plan.hosts(), plan.coflows(), plan.rate(), plan.mapperBytesPerSec(), seed);
+          };
       double[] bounds = new double[instance.coflows().size()];
       for (int i = 0; i < bounds.length; i++) {
         bounds[i] = IsolatedLowerBound.of(instance.coflows().get(i), instance.hosts());
@@ -291,23 +321,53 @@ public final class SimulateCommand implements Command {
                 "--out",
                 "--delta",
                 "--resolution",
-                "--mapper-gbps"),
+                "--mapper-gbps",
+                "--topology",
+                "--width",
+                "--switch-gbps"),
             Set.of("--all-at-once", "--json", "--work-conserving"));
     String workload = f.string("--workload", null);
-    if (workload == null || !(workload.equals("fb") || workload.equals("rpc-synthetic"))) {
+    if (workload == null || !WORKLOADS.contains(workload)) {
       throw new IllegalArgumentException(
-          "--workload: expected fb or rpc-synthetic, got "
+          "--workload: expected fb, rpc-synthetic or fabric, got "
               + (workload == null ? "nothing" : "\"" + workload + "\""));
     }
-    List<String> schemes = f.list("--schemes", "rpc,neat,varys,fair");
+    boolean fabricWorkload = workload.equals("fabric");
+    for (String option : List.of("--topology", "--width", "--switch-gbps")) {
+      if (f.has(option) && !fabricWorkload) {
+        throw new IllegalArgumentException(option + " is for --workload fabric only");
+      }
+    }
+    for (String option : List.of("--hosts", "--mapper-gbps", "--trace")) {
+      if (f.has(option) && fabricWorkload) {
+        throw new IllegalArgumentException(
+            option + " does not apply to --workload fabric (the topology sets the hosts)");
+      }
+    }
+    List<String> schemes =
+        f.list("--schemes", fabricWorkload ? String.join(",", Schemes.routing()) : DEFAULT_SCHEMES);
     for (String s : schemes) {
       try {
         Schemes.require(s);
       } catch (IllegalArgumentException e) {
         throw new IllegalArgumentException("--schemes: " + e.getMessage());
       }
+      if (fabricWorkload && !Schemes.routing().contains(s)) {
+        throw new IllegalArgumentException(
+            "--schemes: "
+                + s
+                + " does not choose paths, so it cannot run on a multi-path fabric (schemes that"
+                + " do: "
+                + String.join(", ", Schemes.routing())
+                + ")");
+      }
     }
-    String reference = f.string("--reference", schemes.contains("neat") ? "neat" : schemes.get(0));
+    String reference =
+        f.string(
+            "--reference",
+            schemes.contains("neat")
+                ? "neat"
+                : schemes.contains("ecmp-fair") ? "ecmp-fair" : schemes.get(0));
     if (!schemes.contains(reference)) {
       throw new IllegalArgumentException(
           "--reference: \"" + reference + "\" is not one of --schemes");
@@ -316,7 +376,15 @@ public final class SimulateCommand implements Command {
       throw new IllegalArgumentException("give --rate or --all-at-once, not both");
     }
     boolean fb = workload.equals("fb");
-    CoflowTrace trace = TraceOption.read(f);
+    double port = f.positiveDouble("--port-gbps", 1) * 1.25e8;
+    Fabric fabric =
+        fabricWorkload
+            ? FabricWorkload.topology(
+                f.string("--topology", FabricWorkload.DEFAULT_TOPOLOGY),
+                port,
+                f.has("--switch-gbps") ? f.positiveDouble("--switch-gbps", 1) * 1.25e8 : 0)
+            : null;
+    CoflowTrace trace = fabricWorkload ? null : TraceOption.read(f);
     Path out = f.has("--out") ? Path.of(f.string("--out", null)) : null;
     if (out != null) { // fail now, not after a long run
       try {
@@ -328,26 +396,33 @@ public final class SimulateCommand implements Command {
         throw new IllegalArgumentException("--out: cannot write into " + out);
       }
     }
-    int[] coflowList = f.positiveInts("--coflows", fb ? trace.coflows().size() : 1000);
+    int[] coflowList =
+        f.positiveInts(
+            "--coflows", fb ? trace.coflows().size() : fabricWorkload ? FABRIC_COFLOWS : 1000);
     if (fb) { // the trace has no more
       coflowList =
           Arrays.stream(coflowList).map(c -> Math.min(c, trace.coflows().size())).toArray();
     }
-    int[] hostList = f.positiveInts("--hosts", 100);
-    double[] rateList = f.has("--all-at-once") ? new double[] {0} : f.positiveDoubles("--rate", 20);
+    int[] hostList = fabricWorkload ? new int[] {fabric.hosts()} : f.positiveInts("--hosts", 100);
+    int[] widthList = f.positiveInts("--width", FabricWorkload.DEFAULT_WIDTH);
+    double[] rateList =
+        f.has("--all-at-once")
+            ? new double[] {0}
+            : f.positiveDoubles("--rate", fabricWorkload ? FABRIC_RATE : 20);
     String sweep = null;
     double[] sweepValues = null;
-    for (String name : List.of("hosts", "rate", "coflows")) {
+    for (String name : List.of("hosts", "rate", "coflows", "width")) {
       double[] values =
           switch (name) {
             case "hosts" -> Arrays.stream(hostList).asDoubleStream().toArray();
             case "rate" -> rateList;
+            case "width" -> Arrays.stream(widthList).asDoubleStream().toArray();
             default -> Arrays.stream(coflowList).asDoubleStream().toArray();
           };
       if (values.length > 1) {
         if (sweep != null) {
           throw new IllegalArgumentException(
-              "give a list of values for one of --hosts, --rate, --coflows, not for --"
+              "give a list of values for one of --hosts, --rate, --coflows, --width, not for --"
                   + sweep
                   + " and --"
                   + name);
@@ -363,9 +438,11 @@ public final class SimulateCommand implements Command {
         hostList[0],
         rateList[0],
         coflowList[0],
+        widthList[0],
+        fabric,
         f.positiveInt("--trials", 1),
         f.longValue("--seed", 1),
-        f.positiveDouble("--port-gbps", 1) * 1.25e8,
+        port,
         "drawn".equals(f.string("--mapper-gbps", null))
             ? 0
             : f.positiveDouble("--mapper-gbps", RpcSynthetic.DEFAULT_MAPPER_GBPS) * 1.25e8,
@@ -418,6 +495,11 @@ public final class SimulateCommand implements Command {
       root.put("hosts", plan.hosts());
       root.put("rate", plan.rate());
     }
+    if (plan.fabric() != null) {
+      root.put("topology", plan.fabric().name());
+      root.put("switchGbps", switchGbps(plan.fabric()));
+      root.put("width", plan.width());
+    }
     return root;
   }
 
@@ -426,63 +508,53 @@ public final class SimulateCommand implements Command {
         Locale.ROOT,
         "%s, %s, %d trial(s), seed %d",
         plan.workload(),
-        switch (plan.sweep()) {
-          case "hosts" ->
-              String.format(
-                  Locale.ROOT,
-                  "%d coflows, %s",
-                  plan.coflows(),
-                  plan.rate() > 0 ? "rate " + plan.rate() + "/s" : "all at once");
-          case "rate" ->
-              String.format(
-                  Locale.ROOT,
-                  "%d+%d hosts, %d coflows",
-                  plan.hosts(),
-                  plan.hosts(),
-                  plan.coflows());
-          default ->
-              String.format(
-                  Locale.ROOT,
-                  "%d+%d hosts, %s",
-                  plan.hosts(),
-                  plan.hosts(),
-                  plan.rate() > 0 ? "rate " + plan.rate() + "/s" : "all at once");
-        },
+        setting(plan, plan.sweep()),
         plan.trials(),
         plan.seed());
   }
 
+  private static double switchGbps(Fabric fabric) {
+    return fabric.innerCapacities()[0] / 1.25e8;
+  }
+
   /** One line naming the run, for chart titles. */
   private static String title(Plan plan) {
-    return plan.workload().equals("fb")
-        ? String.format(Locale.ROOT, "fb, %d coflows", plan.coflows())
-        : String.format(
-            Locale.ROOT,
-            "rpc-synthetic, %d+%d hosts, %d coflows, %s, seed %d",
-            plan.hosts(),
-            plan.hosts(),
-            plan.coflows(),
-            plan.rate() > 0 ? "rate " + plan.rate() + "/s" : "all at once",
-            plan.seed());
+    return String.format(
+        Locale.ROOT, "%s, %s, seed %d", plan.workload(), setting(plan, null), plan.seed());
+  }
+
+  /** The run's parameters, but for {@code swept}: hosts or topology, coflows, width, arrivals. */
+  private static String setting(Plan plan, String swept) {
+    List<String> parts = new ArrayList<>();
+    if (!"hosts".equals(swept) && plan.workload().equals("rpc-synthetic")) {
+      parts.add(plan.hosts() + "+" + plan.hosts() + " hosts");
+    }
+    if (plan.fabric() != null) {
+      parts.add(
+          plan.fabric().name() + " (switch links " + format(switchGbps(plan.fabric())) + " Gbps)");
+    }
+    if (!"coflows".equals(swept)) {
+      parts.add(plan.coflows() + " coflows");
+    }
+    if (!"width".equals(swept) && plan.fabric() != null) {
+      parts.add("width " + plan.width());
+    }
+    if (!"rate".equals(swept) && !plan.workload().equals("fb")) {
+      parts.add(plan.rate() > 0 ? "rate " + format(plan.rate()) + "/s" : "all at once");
+    }
+    return String.join(", ", parts);
   }
 
   private static void table(PrintStream out, Plan plan, Map<String, SchemeReport> reports) {
     out.printf(
-        "%s, %d coflows, %d trial(s), seed %d%s%n",
+        Locale.ROOT,
+        "%s, %s, %d trial(s), seed %d%n",
         plan.workload(),
-        plan.coflows(),
+        setting(plan, null),
         plan.trials(),
-        plan.seed(),
-        plan.workload().equals("fb")
-            ? ""
-            : String.format(
-                Locale.ROOT,
-                ", %d+%d hosts, %s",
-                plan.hosts(),
-                plan.hosts(),
-                plan.rate() > 0 ? "rate " + plan.rate() + "/s" : "all at once"));
+        plan.seed());
     out.printf(
-        "%-13s %10s %10s %10s %10s %10s %8s %12s %12s %10s%n",
+        "%-15s %10s %10s %10s %10s %10s %8s %12s %12s %10s%n",
         "scheme",
         "avg_s",
         "p50_s",
@@ -498,7 +570,7 @@ public final class SimulateCommand implements Command {
       Summary d = r.decisionMicros();
       out.printf(
           Locale.ROOT,
-          "%-13s %10.3f %10.3f %10.3f %10.3f %10.3f %8.2f %12.1f %12.1f %10s%n",
+          "%-15s %10.3f %10.3f %10.3f %10.3f %10.3f %8.2f %12.1f %12.1f %10s%n",
           r.scheme(),
           c.mean(),
           c.p50(),

@@ -47,7 +47,7 @@ class SimulateCommandTest {
 
   @Test
   void badArgumentsAreOneLineWithStatusTwo() {
-    assertUsage(run(), "--workload: expected fb or rpc-synthetic, got nothing");
+    assertUsage(run(), "--workload: expected fb, rpc-synthetic or fabric, got nothing");
     assertUsage(run("--workload", "nope"), "got \"nope\"");
     assertUsage(run("--workload", "fb", "--schemes", "rpc,magic"), "unknown scheme \"magic\"");
     assertUsage(run("--workload", "fb", "--hosts", "-3"), "--hosts: expected positive integers");
@@ -63,6 +63,14 @@ class SimulateCommandTest {
     assertUsage(
         run("--workload", "fb", "--resolution", "-1"), "--resolution: expected a number >= 0");
     assertUsage(run("--workload", "fb", "--delta", "soon"), "--delta: expected a number > 0");
+    assertUsage(
+        run("--workload", "fabric", "--schemes", "rpc"),
+        "rpc does not choose paths, so it cannot run on a multi-path fabric");
+    assertUsage(run("--workload", "fabric", "--topology", "torus"), "expected fat-tree[:K]");
+    assertUsage(run("--workload", "fabric", "--topology", "fat-tree:x"), "not a whole number");
+    assertUsage(run("--workload", "fabric", "--topology", "fat-tree:5"), "k must be even");
+    assertUsage(run("--workload", "fabric", "--hosts", "9"), "the topology sets the hosts");
+    assertUsage(run("--workload", "fb", "--topology", "vl2"), "for --workload fabric only");
     Path file = dir.resolve("a-file");
     try {
       Files.writeString(file, "x");
@@ -143,5 +151,37 @@ class SimulateCommandTest {
     assertEquals(1 + 2 * 2 * 4, csv.size()); // points x schemes x coflows
     assertTrue(csv.get(1).startsWith("3,0,"), csv.get(1));
     assertTrue(Files.size(out.resolve("cct-vs-hosts.png")) > 0);
+  }
+
+  @Test
+  void theFabricWorkloadComparesTheRoutingSchemesAndSweepsTheWidth() throws Exception {
+    Path out = dir.resolve("fabric");
+    Result r =
+        run(
+            "--workload",
+            "fabric",
+            "--topology",
+            "fat-tree:4",
+            "--width",
+            "4,12",
+            "--coflows",
+            "5",
+            "--out",
+            out.toString(),
+            "--json");
+    assertEquals(0, r.status(), r.err());
+    JsonNode root = new ObjectMapper().readTree(r.out());
+    assertEquals("width", root.get("sweep").asText());
+    JsonNode wide = root.get("points").get(1);
+    assertEquals(12, wide.get("width").asInt());
+    assertEquals("fat-tree k=4", wide.get("topology").asText());
+    assertEquals(16, wide.get("hosts").asInt());
+    for (String s : new String[] {"rapier", "scheduling-only", "routing-only", "ecmp-fair"}) {
+      assertTrue(wide.get("schemes").get(s).get("lowerBoundRatio").asDouble() >= 1 - 1e-9, s);
+    }
+    assertTrue(wide.get("schemes").get("rapier").has("fractionSlowerThan_ecmp-fair"));
+    var csv = Files.readAllLines(out.resolve("coflows.csv"));
+    assertEquals(1 + 2 * 4 * 5, csv.size()); // points x schemes x coflows
+    assertTrue(Files.size(out.resolve("cct-vs-width.png")) > 0);
   }
 }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Set;
 import org.coflowshuffle.core.model.Coflow;
+import org.coflowshuffle.core.model.Fabric;
 import org.coflowshuffle.core.model.Flow;
 import org.coflowshuffle.core.model.Host;
 import org.coflowshuffle.core.model.Instance;
@@ -12,7 +13,7 @@ import org.coflowshuffle.simulator.SharedTrace;
 import org.coflowshuffle.simulator.trace.TraceCoflow;
 import org.junit.jupiter.api.Test;
 
-/** The two workloads keep the trace's bytes and the paper's method. */
+/** The workloads keep the trace's bytes and the paper's method. */
 class WorkloadsTest {
 
   @Test
@@ -61,5 +62,35 @@ class WorkloadsTest {
     Instance together = synthetic.instance(n, 5, 0, 40 * 1.25e8, 42);
     assertTrue(together.coflows().stream().allMatch(c -> c.arrival() == 0));
     assertTrue(together.hosts().subList(0, n).stream().allMatch(h -> h.outBytesPerSec() == 5e9));
+  }
+
+  @Test
+  void fabricCoflowsHaveTheirWidthBetweenDistinctHostsWithPinnedReducers() {
+    Fabric fatTree = FabricWorkload.topology("fat-tree:4", 1.25e8, 0);
+    assertEquals(16, fatTree.hosts());
+    Instance inst = FabricWorkload.instance(fatTree, 1.25e8, 6, 10, 5, 3);
+    assertEquals(fatTree, inst.fabric());
+    assertEquals(16, inst.hosts().size());
+    double previous = 0;
+    for (Coflow c : inst.coflows()) {
+      assertEquals(10, c.flows().size());
+      assertTrue(c.arrival() > previous);
+      previous = c.arrival();
+      for (Flow f : c.flows()) {
+        int dst = c.reducers().get(f.reducer()).pinnedHost();
+        assertTrue(dst >= 0 && dst != f.src(), c.id());
+        assertTrue(f.bytes() >= 1 << 20 && f.bytes() <= 20 << 20, c.id());
+      }
+    }
+    Fabric vl2 = FabricWorkload.topology("vl2", 1.25e8, 0);
+    assertEquals(8 * 8 / 4 * 20, vl2.hosts());
+    assertEquals(320, FabricWorkload.topology("vl2:8:8", 1.25e8, 0).hosts());
+    assertEquals(16 * 10, FabricWorkload.topology("vl2:8:8:10", 1.25e8, 0).hosts());
+    assertEquals(1.25e9, vl2.innerCapacities()[0]); // switch links ten times the port
+    assertEquals(2.5e8, FabricWorkload.topology("vl2", 1.25e8, 2.5e8).innerCapacities()[0]);
+    assertEquals(1.25e8, fatTree.innerCapacities()[0]);
+    assertTrue(
+        FabricWorkload.instance(fatTree, 1, 3, 2, 0, 1).coflows().stream()
+            .allMatch(c -> c.arrival() == 0));
   }
 }
