@@ -16,6 +16,12 @@ import org.coflowshuffle.core.policy.ActiveCoflow;
  */
 final class FetchingCoflow {
 
+  /**
+   * The coflow's number for the schemes, fixed while it fetches: the scheme deciding rates keeps
+   * state across decisions (Philae's samples, FCA's guarantees) keyed on it.
+   */
+  final int index;
+
   final Coflow coflow;
   final double arrival;
 
@@ -51,12 +57,17 @@ final class FetchingCoflow {
   private double[] rates;
   private long ratesVersion;
 
+  /** Counts the changes of what the schemes see of this coflow (see {@link ActiveCoflow}). */
+  private long version;
+
   FetchingCoflow(
+      int index,
       Coflow coflow,
       double arrival,
       List<String> reducerExecutors,
       List<String> flowSources,
       int[] flowShuffle) {
+    this.index = index;
     this.coflow = coflow;
     this.arrival = arrival;
     this.reducerExecutors = reducerExecutors.toArray(new String[0]);
@@ -93,6 +104,7 @@ final class FetchingCoflow {
       return false;
     }
     running[reducer] = fetching;
+    version++;
     return true;
   }
 
@@ -111,6 +123,7 @@ final class FetchingCoflow {
       return false;
     }
     reducerExecutors[reducer] = executor;
+    version++;
     return true;
   }
 
@@ -125,7 +138,7 @@ final class FetchingCoflow {
    * @param runningOnly count only the bytes of reducers fetching now (for rates), not all (for
    *     placing a new stage against the work ahead of it)
    */
-  ActiveCoflow pinned(int index, HostIndex hosts, double now, boolean runningOnly) {
+  ActiveCoflow pinned(HostIndex hosts, double now, boolean runningOnly) {
     int n = reducerExecutors.length;
     int[] hostOf = new int[n];
     for (int r = 0; r < n; r++) {
@@ -151,6 +164,7 @@ final class FetchingCoflow {
       model = new Coflow(coflow.id(), arrival, coflow.reducers(), flows);
       modelSrc = src;
       modelSourceHosts = sourceHosts;
+      version++;
     }
     boolean[] pinned = new boolean[n];
     Arrays.fill(pinned, true);
@@ -160,9 +174,18 @@ final class FetchingCoflow {
         left[k] = 0;
       }
     }
-    // The model and its index arrays are shared, not copied: schemes only read them.
+    // The model and its index arrays are shared, not copied: schemes only read them. The two views
+    // leave different bytes, so they count as different versions.
     return new ActiveCoflow(
-        index, model, left, hostOf, pinned, now - arrival, 0, modelSrc, flowReducer);
+        index,
+        model,
+        left,
+        hostOf,
+        pinned,
+        now - arrival,
+        2 * version + (runningOnly ? 1 : 0),
+        modelSrc,
+        flowReducer);
   }
 
   /**
@@ -178,6 +201,7 @@ final class FetchingCoflow {
       completed |= take > 0 && remaining[k] - take <= 0;
       remaining[k] -= take;
       left -= take;
+      version += take > 0 ? 1 : 0;
     }
     return completed;
   }

@@ -16,6 +16,7 @@ import org.coflowshuffle.core.policy.ActiveCoflow;
 import org.coflowshuffle.core.policy.ClusterView;
 import org.coflowshuffle.core.policy.CoflowAssignment;
 import org.coflowshuffle.core.policy.Decision;
+import org.coflowshuffle.core.policy.SchedulingPolicy;
 import org.coflowshuffle.core.policy.SchemeOptions;
 import org.coflowshuffle.core.scheme.Schemes;
 
@@ -66,8 +67,18 @@ public final class LiveCoordinator implements ShuffleCoordinator {
    */
   static final double PROGRESS_REFRESH_SECONDS = 1.0;
 
-  /** Decisions made so far; the next one's scheme is seeded with the options' seed plus this. */
-  private long decisions;
+  /** Placements made so far; the next one's scheme is seeded with the options' seed plus this. */
+  private long placementsMade;
+
+  /** The number the next placed stage gets for the schemes ({@code FetchingCoflow#index}). */
+  private int nextIndex;
+
+  /**
+   * The scheme instance that decides rates, kept for as long as this coordinator: schemes that
+   * learn as coflows progress (Philae's pilot samples, FCA's guarantees to flows that started
+   * earlier) are what they are only if one instance sees every decision.
+   */
+  private final SchedulingPolicy rateScheme;
 
   /** When rates were last decided, on the clock. */
   private double decidedAt = Double.NEGATIVE_INFINITY;
@@ -111,6 +122,7 @@ public final class LiveCoordinator implements ShuffleCoordinator {
     this.bytesPerSecond = bytesPerSecond;
     this.hostBytesPerSecond = Map.copyOf(hostBytesPerSecond);
     this.clock = clock;
+    this.rateScheme = Schemes.create(this.scheme, options);
   }
 
   private static void requirePositive(String what, double bytesPerSecond) {
@@ -243,16 +255,17 @@ public final class LiveCoordinator implements ShuffleCoordinator {
     Coflow coflow = coflow(key, shuffleIds, numMaps, numReducers, now, hosts, sources, flowShuffle);
     List<ActiveCoflow> active = new ArrayList<>();
     for (FetchingCoflow p : fetching.values()) {
-      ActiveCoflow a = p.pinned(active.size(), hosts, now, false);
+      ActiveCoflow a = p.pinned(hosts, now, false);
       if (a != null) {
         active.add(a);
       }
     }
-    active.add(unplaced(active.size(), coflow));
+    int index = nextIndex++; // unique is enough: one that is refused leaves a gap
+    active.add(unplaced(index, coflow));
     int[] hostOf = reducerHosts(hosts, active, now);
     if (hostOf == null) {
       // The scheme made it wait behind others; Spark runs it now, so place it alone.
-      hostOf = reducerHosts(hosts, List.of(unplaced(0, coflow)), now);
+      hostOf = reducerHosts(hosts, List.of(unplaced(index, coflow)), now);
     }
     if (hostOf == null) {
       throw new PlacementUnavailable(
@@ -270,7 +283,7 @@ public final class LiveCoordinator implements ShuffleCoordinator {
       placements.put(id, placement);
     }
     int[] shuffleOfFlow = flowShuffle.stream().mapToInt(Integer::intValue).toArray();
-    FetchingCoflow f = new FetchingCoflow(coflow, now, ids, sources, shuffleOfFlow);
+    FetchingCoflow f = new FetchingCoflow(index, coflow, now, ids, sources, shuffleOfFlow);
     fetching.put(key, f);
     key.forEach(id -> fetchingById.put(id, f));
     ratesStale = true;
@@ -441,7 +454,7 @@ public final class LiveCoordinator implements ShuffleCoordinator {
     List<ActiveCoflow> active = new ArrayList<>();
     List<FetchingCoflow> of = new ArrayList<>();
     for (FetchingCoflow c : fetching.values()) {
-      ActiveCoflow a = c.anyRunning() ? c.pinned(active.size(), hosts, now, true) : null;
+      ActiveCoflow a = c.anyRunning() ? c.pinned(hosts, now, true) : null;
       if (a != null) {
         active.add(a);
         of.add(c);
@@ -454,7 +467,8 @@ public final class LiveCoordinator implements ShuffleCoordinator {
     if (active.isEmpty()) {
       return;
     }
-    Decision d = decision(hosts.hosts(), active, now);
+    List<Host> list = hosts.hosts();
+    Decision d = rateScheme.decide(new ClusterView(now, list, active, new int[list.size()]));
     for (int i = 0; i < of.size(); i++) {
       of.get(i).rates(d.assignments().get(i).rates());
     }
@@ -494,14 +508,16 @@ public final class LiveCoordinator implements ShuffleCoordinator {
   }
 
   /**
-   * One decision of a fresh instance of the scheme (it keeps no state between live events). Each
-   * gets the next seed: schemes that place at random (varys, fair) would otherwise draw the same
-   * hosts for every shuffle.
+   * A placement by a fresh instance of the scheme: placing is a one-off question per stage, and
+   * each gets the next seed, since schemes that place at random (varys, fair) would otherwise draw
+   * the same hosts for every shuffle.
    */
-  private Decision decision(List<Host> hosts, List<ActiveCoflow> active, double now) {
+  private Decision placementDecision(List<Host> hosts, List<ActiveCoflow> active, double now) {
     SchemeOptions seeded =
         new SchemeOptions(
-            options.seed() + decisions++, options.starvationThreshold(), options.workConserving());
+            options.seed() + placementsMade++,
+            options.starvationThreshold(),
+            options.workConserving());
     return Schemes.create(scheme, seeded)
         .decide(new ClusterView(now, hosts, active, new int[hosts.size()]));
   }
@@ -512,7 +528,7 @@ public final class LiveCoordinator implements ShuffleCoordinator {
    */
   private int[] reducerHosts(HostIndex hosts, List<ActiveCoflow> active, double now) {
     List<Host> list = hosts.hosts();
-    List<CoflowAssignment> out = decision(list, active, now).assignments();
+    List<CoflowAssignment> out = placementDecision(list, active, now).assignments();
     int[] hostOf = out.get(out.size() - 1).hostOf();
     for (int h : hostOf) {
       if (h < 0 || h >= list.size() || !list.get(h).acceptsReducers()) {

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.Set;
+import org.coflowshuffle.core.model.Coflow;
 import org.coflowshuffle.core.model.Flow;
 import org.coflowshuffle.core.plan.CoflowDemand;
 import org.coflowshuffle.core.plan.CoflowPlan;
@@ -70,7 +71,10 @@ public final class SrtfPolicy implements SchedulingPolicy {
    */
   private record Entry(double key, int index, int version, CoflowDemand demand, CoflowPlan plan) {}
 
-  private final Map<Integer, CoflowShape> shapes = new HashMap<>();
+  /** A coflow's shape, valid while the scheme is shown the same coflow object. */
+  private record Shaped(Coflow coflow, CoflowShape shape) {}
+
+  private final Map<Integer, Shaped> shapes = new HashMap<>();
   private final Map<Integer, CoflowDemand> demands = new HashMap<>();
   // Shared all-zero rates for coflows left waiting. Safe to share: only fillIdleBandwidth writes
   // rates, and it runs only when work-conserving, where the planning loop never stops early.
@@ -139,8 +143,12 @@ public final class SrtfPolicy implements SchedulingPolicy {
   private CoflowDemand demand(ActiveCoflow a, ClusterView view) {
     CoflowDemand d = demands.get(a.index());
     if (d == null || d.active().version() != a.version()) {
-      CoflowShape shape = shapes.computeIfAbsent(a.index(), i -> new CoflowShape(a.coflow()));
-      d = new CoflowDemand(a, shape, shape.sendersMayHostReducers(view.hosts()));
+      Shaped s = shapes.get(a.index());
+      if (s == null || s.coflow() != a.coflow()) { // the live coordinator renumbers hosts
+        s = new Shaped(a.coflow(), new CoflowShape(a.coflow()));
+        shapes.put(a.index(), s);
+      }
+      d = new CoflowDemand(a, s.shape(), s.shape().sendersMayHostReducers(view.hosts()));
       demands.put(a.index(), d);
     }
     return d;

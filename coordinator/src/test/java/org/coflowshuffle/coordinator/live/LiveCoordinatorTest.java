@@ -184,4 +184,59 @@ class LiveCoordinatorTest {
     }
     assertTrue(placements.size() > 1, "the same hosts every time: " + placements);
   }
+
+  /** Ten maps on ten send-only executors, each holding {@code bytes} for the one reducer. */
+  private static void tenSenders(LiveCoordinator c, int shuffle, long bytes) {
+    for (int m = 0; m < 10; m++) {
+      c.mapOutput(shuffle, m, "s" + m, new long[] {bytes});
+    }
+  }
+
+  /** What the reducer of a shuffle gets from all ten senders together. */
+  private static double total(LiveCoordinator c, int shuffle) {
+    double sum = 0;
+    for (int m = 0; m < 10; m++) {
+      sum += c.rate(shuffle, 0, "s" + m, "R");
+    }
+    return sum;
+  }
+
+  @Test
+  void philaeLearnsFromItsPilotsAcrossDecisions() throws Exception {
+    // Everything enters one executor's link. The big shuffle comes first; both are wide (ten
+    // flows),
+    // so each samples one pilot flow before Philae knows its size.
+    LiveCoordinator c =
+        new LiveCoordinator("philae", SchemeOptions.defaults(), 100 * MB, () -> 0.0);
+    c.executorAdded(new ExecutorSlots("R", "hostR", 2));
+    tenSenders(c, 1, 100_000_000);
+    c.place(1, 10, 1);
+    tenSenders(c, 2, 1_000_000);
+    c.place(2, 10, 1);
+    assertEquals(100 * MB, total(c, 1), 1e-3, "the first pilot takes the whole link");
+    assertEquals(0, total(c, 2), 1e-3);
+    int pilot1 = pilotOf(c, 1);
+    c.delivered(1, 0, "s" + pilot1, 100_000_000);
+    int pilot2 = pilotOf(c, 2);
+    assertTrue(pilot2 >= 0, "the second shuffle's pilot runs once the first one's ended");
+    c.delivered(2, 0, "s" + pilot2, 1_000_000);
+    // Both sampled: the small one is estimated smaller and goes first. A scheme that forgot its
+    // samples would pick new pilots for the first shuffle and run them before the second.
+    assertEquals(100 * MB, total(c, 2), 1e-3, "the shuffle estimated smaller gets the link");
+    assertEquals(0, total(c, 1), 1e-3);
+  }
+
+  /** The sender of the one flow of a shuffle that fetches now, or -1 (none or several). */
+  private static int pilotOf(LiveCoordinator c, int shuffle) {
+    int pilot = -1;
+    for (int m = 0; m < 10; m++) {
+      if (c.rate(shuffle, 0, "s" + m, "R") > 0) {
+        if (pilot >= 0) {
+          return -1;
+        }
+        pilot = m;
+      }
+    }
+    return pilot;
+  }
 }
