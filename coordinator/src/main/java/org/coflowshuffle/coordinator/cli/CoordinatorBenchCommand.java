@@ -4,6 +4,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -27,8 +32,10 @@ import org.coflowshuffle.coordinator.server.CoordinatorServer;
 /**
  * {@code coflow bench coordinator [--hosts 100] [--coflows 100] [--maps 10] [--reducers 10]
  * [--fetchers 4] [--events 200000] [--paced-rate 2000] [--paced-seconds 5] [--policy rpc]
- * [--json]}: drives a coordinator over loopback sockets as a cluster would, and prints how fast it
- * keeps up.
+ * [--connect HOST:PORT --http HOST:PORT] [--json]}: drives a coordinator over loopback sockets as a
+ * cluster would, and prints how fast it keeps up. The coordinator runs in this JVM unless {@code
+ * --connect} names one already running (with {@code --http}, its status port): then the benchmark's
+ * own threads do not compete with it for a JVM, and latency comes from its metrics.
  *
  * <p>One driver registers an application with one executor per host, {@code coflows} shuffles with
  * random map output, and asks where each shuffle's reducers go. Fetcher connections then ask the
@@ -64,6 +71,8 @@ public final class CoordinatorBenchCommand implements Command {
     int pacedSeconds;
     String policy;
     int completionEvery;
+    InetSocketAddress connect;
+    InetSocketAddress http;
     try {
       f =
           new Flags(
@@ -78,7 +87,9 @@ public final class CoordinatorBenchCommand implements Command {
                   "--paced-rate",
                   "--paced-seconds",
                   "--completion-every",
-                  "--policy"),
+                  "--policy",
+                  "--connect",
+                  "--http"),
               Set.of("--json"));
       hosts = f.positiveInt("--hosts", 100);
       coflows = f.positiveInt("--coflows", 100);
@@ -90,6 +101,11 @@ public final class CoordinatorBenchCommand implements Command {
       pacedSeconds = f.positiveInt("--paced-seconds", 5);
       policy = f.string("--policy", "rpc");
       completionEvery = f.positiveInt("--completion-every", 10);
+      connect = f.has("--connect") ? address("--connect", f.string("--connect", "")) : null;
+      http = f.has("--http") ? address("--http", f.string("--http", "")) : null;
+      if ((connect == null) != (http == null)) {
+        throw new IllegalArgumentException("--connect and --http go together");
+      }
     } catch (IllegalArgumentException e) {
       err.println(PREFIX + e.getMessage());
       return USAGE;
@@ -109,10 +125,59 @@ public final class CoordinatorBenchCommand implements Command {
     }
     Random random = new Random(1);
     ExecutorService threads = Executors.newFixedThreadPool(fetchers);
-    try (CoordinatorServer server = CoordinatorServer.start(conf);
-        CoordinatorClient driver =
-            CoordinatorClient.connect(server.address(), "bench-driver", null, WAIT)) {
-      String app = "bench";
+    CoordinatorServer local = null;
+    try {
+      local = connect == null ? CoordinatorServer.start(conf) : null;
+      Probe server = local != null ? new InProcess(local) : new Remote(connect, http);
+      return drive(
+          server,
+          hosts,
+          coflows,
+          maps,
+          reducers,
+          fetchers,
+          events,
+          pacedRate,
+          pacedSeconds,
+          completionEvery,
+          policy,
+          random,
+          threads,
+          f.has("--json"),
+          out,
+          err);
+    } catch (Exception e) {
+      err.println(PREFIX + SolveCommand.oneLine(String.valueOf(e.getMessage())));
+      return FAILURE;
+    } finally {
+      threads.shutdownNow();
+      if (local != null) {
+        local.close();
+      }
+    }
+  }
+
+  private static int drive(
+      Probe server,
+      int hosts,
+      int coflows,
+      int maps,
+      int reducers,
+      int fetchers,
+      int events,
+      int pacedRate,
+      int pacedSeconds,
+      int completionEvery,
+      String policy,
+      Random random,
+      ExecutorService threads,
+      boolean json,
+      PrintStream out,
+      PrintStream err)
+      throws Exception {
+    try (CoordinatorClient driver =
+        CoordinatorClient.connect(server.address(), "bench-driver", null, WAIT)) {
+      String app = "bench-" + ProcessHandle.current().pid();
       driver.send(new Message.RegisterApp(app));
       List<Message.ExecutorInfo> executors = new ArrayList<>();
       for (int h = 0; h < hosts; h++) {
@@ -178,8 +243,7 @@ public final class CoordinatorBenchCommand implements Command {
         Deque<Integer> unfinished = new ConcurrentLinkedDeque<>(order);
 
         // Paced first, while most flows are unfinished: the latency a cluster at this rate sees.
-        long before = server.decisions();
-        long pushedBefore = server.ratesPushed();
+        long[] before = server.mark();
         long interval = 1_000_000_000L / pacedRate;
         int paced = pacedRate * pacedSeconds;
         long start = System.nanoTime();
@@ -197,11 +261,10 @@ public final class CoordinatorBenchCommand implements Command {
           barrier(c, 3);
         }
         double pacedElapsed = (System.nanoTime() - start) / 1e9;
-        double[] pacedLatency = server.decisionLatenciesSince(before);
-        long pacedPushed = server.ratesPushed() - pushedBefore;
+        Window pacedWindow = server.since(before);
 
         // Then open loop: every fetcher sends its share of the events as fast as it can.
-        before = server.decisions();
+        before = server.mark();
         long t0 = System.nanoTime();
         List<Future<Void>> done = new ArrayList<>();
         for (int i = 0; i < fetchers; i++) {
@@ -224,11 +287,9 @@ public final class CoordinatorBenchCommand implements Command {
         }
         double openSeconds = (System.nanoTime() - t0) / 1e9;
         int sent = events / fetchers * fetchers;
-        double[] openLatency = server.decisionLatenciesSince(before);
+        Window openWindow = server.since(before);
 
         Arrays.sort(placeSeconds);
-        Arrays.sort(openLatency);
-        Arrays.sort(pacedLatency);
         Map<String, Object> r = new LinkedHashMap<>();
         r.put("policy", policy);
         r.put("hosts", hosts);
@@ -238,15 +299,16 @@ public final class CoordinatorBenchCommand implements Command {
         r.put("placementP99Ms", ms(quantile(placeSeconds, 0.99)));
         r.put("pacedRate", pacedRate);
         r.put("pacedAchieved", Math.round(paced / pacedElapsed));
-        r.put("pacedDecisions", pacedLatency.length);
-        r.put("pacedFlowRatesPushed", pacedPushed);
-        r.put("pacedLatencyP50Ms", ms(quantile(pacedLatency, 0.5)));
-        r.put("pacedLatencyP99Ms", ms(quantile(pacedLatency, 0.99)));
+        r.put("pacedDecisions", pacedWindow.decisions());
+        r.put("pacedFlowRatesPushed", pacedWindow.ratesPushed());
+        r.put("pacedLatencyP50Ms", ms(pacedWindow.p50()));
+        r.put("pacedLatencyP99Ms", ms(pacedWindow.p99()));
         r.put("eventsPerSecond", Math.round(sent / openSeconds));
-        r.put("openDecisions", openLatency.length);
-        r.put("openLatencyP50Ms", ms(quantile(openLatency, 0.5)));
-        r.put("openLatencyP99Ms", ms(quantile(openLatency, 0.99)));
-        if (f.has("--json")) {
+        r.put("openDecisions", openWindow.decisions());
+        r.put("openLatencyP50Ms", ms(openWindow.p50()));
+        r.put("openLatencyP99Ms", ms(openWindow.p99()));
+        r.put("coordinator", server.describe());
+        if (json) {
           out.println(new ObjectMapper().writeValueAsString(r));
         } else {
           out.printf(
@@ -256,7 +318,8 @@ public final class CoordinatorBenchCommand implements Command {
                   + "  paced at %d events/s (%d achieved): %d decisions, %d flow rates pushed,"
                   + " decision latency p50 %.3f ms, p99 %.3f ms%n"
                   + "  as fast as sent: %,d events/s, %d decisions, latency p50 %.3f ms,"
-                  + " p99 %.3f ms%n",
+                  + " p99 %.3f ms%n"
+                  + "  coordinator: %s%n",
               r.values().toArray());
         }
         return 0;
@@ -265,12 +328,164 @@ public final class CoordinatorBenchCommand implements Command {
           c.close();
         }
       }
-    } catch (Exception e) {
-      err.println(PREFIX + SolveCommand.oneLine(String.valueOf(e.getMessage())));
-      return FAILURE;
-    } finally {
-      threads.shutdownNow();
     }
+  }
+
+  /** HOST:PORT as an address; the flag's name in the error. */
+  private static InetSocketAddress address(String flag, String value) {
+    int colon = value.lastIndexOf(':');
+    try {
+      if (colon > 0) {
+        return new InetSocketAddress(
+            value.substring(0, colon), Integer.parseInt(value.substring(colon + 1)));
+      }
+    } catch (IllegalArgumentException e) {
+      // falls through to the one message below
+    }
+    throw new IllegalArgumentException(flag + " wants HOST:PORT, got \"" + value + "\"");
+  }
+
+  /** What the coordinator did between two marks: decisions, flow rates pushed, latency p50/p99. */
+  private record Window(long decisions, long ratesPushed, double p50, double p99) {}
+
+  /** The coordinator under test, and how its counters are read. */
+  private interface Probe {
+    InetSocketAddress address();
+
+    /** Its counters now, to measure from. */
+    long[] mark() throws IOException, InterruptedException;
+
+    Window since(long[] mark) throws IOException, InterruptedException;
+
+    String describe();
+  }
+
+  /** A coordinator in this JVM: every decision's latency, exact. */
+  private record InProcess(CoordinatorServer server) implements Probe {
+    @Override
+    public InetSocketAddress address() {
+      return server.address();
+    }
+
+    @Override
+    public long[] mark() {
+      return new long[] {server.decisions(), server.ratesPushed()};
+    }
+
+    @Override
+    public Window since(long[] mark) {
+      double[] latency = server.decisionLatenciesSince(mark[0]);
+      Arrays.sort(latency);
+      return new Window(
+          latency.length,
+          server.ratesPushed() - mark[1],
+          quantile(latency, 0.5),
+          quantile(latency, 0.99));
+    }
+
+    @Override
+    public String describe() {
+      return "in this JVM; latency from every decision";
+    }
+  }
+
+  /**
+   * A coordinator elsewhere (its own JVM, say pinned to its own core): its {@code /metrics}, with
+   * latency quantiles from the histogram's buckets, interpolated within a bucket as Prometheus'
+   * {@code histogram_quantile} does. Whether p99 is within 10 ms is exact, a bucket ending there.
+   */
+  private static final class Remote implements Probe {
+    private static final String BUCKET = "coflow_decision_latency_seconds_bucket{le=\"";
+    private final InetSocketAddress address;
+    private final URI metrics;
+    private final HttpClient http = HttpClient.newHttpClient();
+    private final List<Double> bounds = new ArrayList<>();
+
+    Remote(InetSocketAddress address, InetSocketAddress httpAddress) {
+      this.address = address;
+      this.metrics =
+          URI.create(
+              "http://" + httpAddress.getHostString() + ":" + httpAddress.getPort() + "/metrics");
+    }
+
+    @Override
+    public InetSocketAddress address() {
+      return address;
+    }
+
+    /** Decisions, rates pushed, then the cumulative count of every bucket. */
+    @Override
+    public long[] mark() throws IOException, InterruptedException {
+      String text =
+          http.send(HttpRequest.newBuilder(metrics).build(), HttpResponse.BodyHandlers.ofString())
+              .body();
+      List<Long> values = new ArrayList<>(List.of(0L, 0L));
+      List<Double> les = new ArrayList<>();
+      for (String line : text.split("\n")) {
+        String[] kv = line.split(" ");
+        if (line.startsWith("coflow_decisions_total ")) {
+          values.set(0, Long.parseLong(kv[1]));
+        } else if (line.startsWith("coflow_flow_rates_pushed_total ")) {
+          values.set(1, Long.parseLong(kv[1]));
+        } else if (line.startsWith(BUCKET)) {
+          String le = line.substring(BUCKET.length(), line.indexOf('"', BUCKET.length()));
+          les.add(le.equals("+Inf") ? Double.POSITIVE_INFINITY : Double.parseDouble(le));
+          values.add(Long.parseLong(kv[1]));
+        }
+      }
+      if (les.isEmpty()) {
+        throw new IOException("no decision latency histogram at " + metrics);
+      }
+      bounds.clear();
+      bounds.addAll(les);
+      return values.stream().mapToLong(Long::longValue).toArray();
+    }
+
+    @Override
+    public Window since(long[] mark) throws IOException, InterruptedException {
+      long[] now = mark();
+      long[] cumulative = new long[bounds.size()];
+      for (int i = 0; i < cumulative.length; i++) {
+        cumulative[i] = now[2 + i] - mark[2 + i];
+      }
+      return new Window(
+          now[0] - mark[0],
+          now[1] - mark[1],
+          histogramQuantile(bounds, cumulative, 0.5),
+          histogramQuantile(bounds, cumulative, 0.99));
+    }
+
+    @Override
+    public String describe() {
+      return address.getHostString()
+          + ":"
+          + address.getPort()
+          + "; latency from its /metrics histogram, interpolated within buckets";
+    }
+  }
+
+  /**
+   * The q-quantile of a histogram of cumulative counts per upper bound, linear within the bucket it
+   * falls in (NaN when empty; the last finite bound when it falls in the +Inf bucket).
+   */
+  static double histogramQuantile(List<Double> bounds, long[] cumulative, double q) {
+    long total = cumulative[cumulative.length - 1];
+    if (total == 0) {
+      return Double.NaN;
+    }
+    double rank = q * total;
+    for (int i = 0; i < cumulative.length; i++) {
+      if (cumulative[i] >= rank) {
+        double upper = bounds.get(i);
+        double lower = i == 0 ? 0 : bounds.get(i - 1);
+        if (Double.isInfinite(upper)) {
+          return lower;
+        }
+        long below = i == 0 ? 0 : cumulative[i - 1];
+        return lower + (upper - lower) * (rank - below) / (cumulative[i] - below);
+      }
+    }
+    return bounds.get(bounds.size() - 2);
   }
 
   /**

@@ -7,7 +7,8 @@ import org.coflowshuffle.core.policy.ActiveCoflow;
  * What one active coflow still has to move, aggregated the way the placement problem needs it: per
  * reducer its remaining bytes (the paper's w_n, up to the common factor f) and how many of them sit
  * on each source host (so a reducer placed on a source host fetches that part locally, section
- * IV-D), and per sender its remaining bytes. Immutable once built; valid for the coflow's {@link
+ * IV-D), and per sender its remaining bytes. Immutable once built (but for a cache of what its
+ * pinned reducers load, see {@link PlanEvaluator#evaluatePinned}); valid for the coflow's {@link
  * ActiveCoflow#version()}.
  */
 public final class CoflowDemand {
@@ -18,6 +19,11 @@ public final class CoflowDemand {
   private final double[] slotBytes;
   private final double[] senderBytes; // per shape.senders
   private final int[] pinnedHost;
+
+  /** With every reducer pinned: the plan's fixed loads, and the hosts they touch. */
+  private CoflowPlan pinnedPlan;
+
+  private int[] pinnedTouched;
 
   /**
    * @param locality whether to keep bytes per (reducer, source host), needed only when some sender
@@ -141,6 +147,26 @@ public final class CoflowDemand {
   /** Host of reducer n if it is pinned, else -1. */
   public int pinnedHost(int n) {
     return pinnedHost[n];
+  }
+
+  /** The pinned plan cached for a cluster of {@code hosts}, or null. */
+  CoflowPlan pinnedPlan(int hosts) {
+    return pinnedPlan != null && pinnedPlan.received().length == hosts ? pinnedPlan : null;
+  }
+
+  /** The hosts whose links the cached pinned plan loads. */
+  int[] pinnedTouched() {
+    return pinnedTouched;
+  }
+
+  void pinnedPlan(CoflowPlan plan, int[] touched) {
+    pinnedPlan = plan;
+    pinnedTouched = touched;
+  }
+
+  /** Each reducer's pinned host (-1 where none), a copy. */
+  int[] pinnedHosts() {
+    return pinnedHost.clone();
   }
 
   /** Whether every reducer is pinned, so that there is nothing left to place. */

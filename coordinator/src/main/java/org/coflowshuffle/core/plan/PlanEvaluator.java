@@ -34,7 +34,6 @@ public final class PlanEvaluator {
       d.subtractUnplaced(hostOf, sent);
     }
     double finish = net.now();
-    double inTotal = 0;
     for (int j = 0; j < m; j++) {
       if (received[j] > 1e-9) {
         finish = Math.max(finish, net.in(j).timeToCarry(received[j]));
@@ -46,15 +45,51 @@ public final class PlanEvaluator {
       } else {
         sent[j] = 0;
       }
-      if (net.hosts().get(j).acceptsReducers()) {
-        inTotal += net.hosts().get(j).inBytesPerSec();
-      }
     }
     if (unplaced > 0) {
       // A later wave (section IV-D, multi-wave): at best it gets the whole cluster afterwards.
+      double inTotal = 0;
+      for (int j = 0; j < m; j++) {
+        if (net.hosts().get(j).acceptsReducers()) {
+          inTotal += net.hosts().get(j).inBytesPerSec();
+        }
+      }
       finish += inTotal > 0 ? unplaced / inTotal : Double.POSITIVE_INFINITY;
     }
     return new CoflowPlan(d, hostOf, finish, received, sent);
+  }
+
+  /**
+   * {@link #evaluate} for a coflow whose reducers are all pinned, the usual case while coflows
+   * fetch: what it puts on each link cannot change, so that is worked out once per demand and each
+   * later call only asks the links it loads when they can carry it. Algorithm 1 asks this of every
+   * waiting coflow after each one it serves; sharing the load arrays between the plans is safe, as
+   * plans are only read.
+   */
+  public static CoflowPlan evaluatePinned(CoflowDemand d, NetworkProfile net) {
+    CoflowPlan base = d.pinnedPlan(net.hostCount());
+    if (base == null) {
+      base = evaluate(d, d.pinnedHosts(), net);
+      int[] touched = new int[net.hostCount()];
+      int n = 0;
+      for (int j = 0; j < touched.length; j++) {
+        if (base.received()[j] > 0 || base.sent()[j] > 0) {
+          touched[n++] = j;
+        }
+      }
+      d.pinnedPlan(base, java.util.Arrays.copyOf(touched, n));
+      return base;
+    }
+    double finish = net.now();
+    for (int j : d.pinnedTouched()) {
+      if (base.received()[j] > 0) {
+        finish = Math.max(finish, net.in(j).timeToCarry(base.received()[j]));
+      }
+      if (base.sent()[j] > 0) {
+        finish = Math.max(finish, net.out(j).timeToCarry(base.sent()[j]));
+      }
+    }
+    return new CoflowPlan(d, base.hostOf(), finish, base.received(), base.sent());
   }
 
   /**

@@ -17,7 +17,7 @@ public final class RpcPlanner implements Planner {
   @Override
   public CoflowPlan plan(CoflowDemand d, NetworkProfile net) {
     if (d.allPinned()) { // every method keeps pinned reducers: one evaluation says it all
-      return PlanEvaluator.evaluate(d, SlotAwarePlacer.place(d, net, greedy), net);
+      return PlanEvaluator.evaluatePinned(d, net);
     }
     CoflowPlan best = PlanEvaluator.evaluate(d, SlotAwarePlacer.place(d, net, poured), net);
     best = better(best, PlanEvaluator.evaluate(d, SlotAwarePlacer.place(d, net, greedy), net));

@@ -1,0 +1,124 @@
+package org.coflowshuffle.coordinator.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.ByteArrayOutputStream;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import org.coflowshuffle.coordinator.server.CoordinatorConf;
+import org.coflowshuffle.coordinator.server.CoordinatorServer;
+import org.junit.jupiter.api.Test;
+
+class CoordinatorBenchCommandTest {
+
+  private static final String[] SMALL = {
+    "--hosts",
+    "4",
+    "--coflows",
+    "3",
+    "--maps",
+    "2",
+    "--reducers",
+    "3",
+    "--fetchers",
+    "2",
+    "--events",
+    "400",
+    "--paced-rate",
+    "200",
+    "--paced-seconds",
+    "1",
+    "--json"
+  };
+
+  private record Result(int status, String out, String err) {}
+
+  private static Result bench(String... args) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int status =
+        new CoordinatorBenchCommand()
+            .run(
+                args,
+                new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8),
+                InputStream.nullInputStream());
+    return new Result(
+        status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+  }
+
+  private static String[] with(String... more) {
+    String[] all = new String[SMALL.length + more.length];
+    System.arraycopy(SMALL, 0, all, 0, SMALL.length);
+    System.arraycopy(more, 0, all, SMALL.length, more.length);
+    return all;
+  }
+
+  @Test
+  void quantilesOfAHistogramInterpolateWithinTheirBucket() {
+    List<Double> bounds = List.of(0.001, 0.01, Double.POSITIVE_INFINITY);
+    // 50 decisions up to 1 ms, 40 more up to 10 ms, 10 beyond.
+    long[] cumulative = {50, 90, 100};
+    assertEquals(0.001, CoordinatorBenchCommand.histogramQuantile(bounds, cumulative, 0.5), 1e-12);
+    assertEquals(
+        0.001 + 0.009 * 30 / 40.0,
+        CoordinatorBenchCommand.histogramQuantile(bounds, cumulative, 0.8),
+        1e-12);
+    assertEquals(
+        0.01,
+        CoordinatorBenchCommand.histogramQuantile(bounds, cumulative, 0.99),
+        1e-12,
+        "in the +Inf bucket: its lower bound");
+    assertTrue(Double.isNaN(CoordinatorBenchCommand.histogramQuantile(bounds, new long[3], 0.5)));
+  }
+
+  @Test
+  void drivesACoordinatorRunningElsewhereThroughItsPorts() throws Exception {
+    CoordinatorConf conf =
+        CoordinatorConf.from(
+            Map.of(CoordinatorConf.PORT.name(), "0", CoordinatorConf.HTTP_PORT.name(), "0"));
+    try (CoordinatorServer server = CoordinatorServer.start(conf)) {
+      long before = server.decisions();
+      Result r =
+          bench(
+              with(
+                  "--connect",
+                  "127.0.0.1:" + server.address().getPort(),
+                  "--http",
+                  "127.0.0.1:" + server.httpAddress().getPort()));
+      assertEquals(0, r.status(), r.err());
+      JsonNode json = new ObjectMapper().readTree(r.out().strip());
+      long decided = json.get("pacedDecisions").asLong() + json.get("openDecisions").asLong();
+      assertTrue(decided > 0, r.out());
+      assertTrue(
+          server.decisions() - before >= decided, "what it reports, the server did: " + r.out());
+      assertTrue(json.get("pacedLatencyP99Ms").asDouble() > 0, r.out());
+      assertTrue(json.get("coordinator").asText().contains("/metrics"), r.out());
+    }
+  }
+
+  @Test
+  void runsItsOwnCoordinatorWithoutConnect() throws Exception {
+    Result r = bench(SMALL);
+    assertEquals(0, r.status(), r.err());
+    JsonNode json = new ObjectMapper().readTree(r.out().strip());
+    assertTrue(json.get("pacedDecisions").asLong() > 0, r.out());
+    assertTrue(json.get("coordinator").asText().startsWith("in this JVM"), r.out());
+  }
+
+  @Test
+  void badAddressesGetOneLine() {
+    Result r = bench(with("--connect", "nowhere", "--http", "127.0.0.1:1"));
+    assertEquals(Command.USAGE, r.status());
+    assertEquals("coflow bench coordinator: --connect wants HOST:PORT, got \"nowhere\"\n", r.err());
+    r = bench(with("--connect", "127.0.0.1:1"));
+    assertEquals(Command.USAGE, r.status());
+    assertTrue(r.err().contains("--connect and --http go together"), r.err());
+  }
+}
