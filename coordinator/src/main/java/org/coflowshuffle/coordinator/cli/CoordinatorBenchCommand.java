@@ -40,10 +40,11 @@ import org.coflowshuffle.coordinator.server.CoordinatorServer;
  * <p>One driver registers an application with one executor per host, {@code coflows} shuffles with
  * random map output, and asks where each shuffle's reducers go. Fetcher connections then ask the
  * rate of every flow that crosses the network, and send flow events (progress reports, each a
- * reason to decide again): first as fast as they can ({@code events}, giving events per second),
- * then at {@code paced-rate} events per second for {@code paced-seconds}, giving the decision
- * latency a cluster at that rate sees, from the coordinator's metrics (from the first event a
- * decision answers until its rates are handed to the network).
+ * reason to decide again): first at {@code paced-rate} events per second for {@code paced-seconds},
+ * giving the decision latency a cluster at that rate sees, from the coordinator's metrics (from the
+ * first event a decision answers until its rates are handed to the network); then as fast as they
+ * can ({@code events}, giving events per second). {@code --policy} chooses the scheme of a
+ * coordinator run here; one connected to keeps its own.
  */
 public final class CoordinatorBenchCommand implements Command {
 
@@ -60,21 +61,56 @@ public final class CoordinatorBenchCommand implements Command {
 
   @Override
   public int run(String[] args, PrintStream out, PrintStream err, InputStream in) {
-    Flags f;
-    int hosts;
-    int coflows;
-    int maps;
-    int reducers;
-    int fetchers;
-    int events;
-    int pacedRate;
-    int pacedSeconds;
-    String policy;
-    int completionEvery;
-    InetSocketAddress connect;
-    InetSocketAddress http;
+    Setting set;
+    CoordinatorConf conf;
     try {
-      f =
+      set = Setting.parse(args);
+      conf =
+          CoordinatorConf.from(
+              Map.of(
+                  CoordinatorConf.PORT.name(), "0",
+                  CoordinatorConf.HTTP_PORT.name(), "0",
+                  CoordinatorConf.POLICY.name(), set.policy(),
+                  CoordinatorConf.CLIENT_TIMEOUT.name(), "10min"));
+    } catch (IllegalArgumentException e) {
+      err.println(PREFIX + e.getMessage());
+      return USAGE;
+    }
+    ExecutorService threads = Executors.newFixedThreadPool(set.fetchers());
+    CoordinatorServer local = null;
+    try {
+      local = set.connect() == null ? CoordinatorServer.start(conf) : null;
+      Probe server = local != null ? new InProcess(local) : new Remote(set.connect(), set.http());
+      return drive(server, set, threads, out, err);
+    } catch (Exception e) {
+      err.println(PREFIX + SolveCommand.oneLine(String.valueOf(e.getMessage())));
+      return FAILURE;
+    } finally {
+      threads.shutdownNow();
+      if (local != null) {
+        local.close();
+      }
+    }
+  }
+
+  /** The command's options; {@code connect} and {@code http} are null for a coordinator here. */
+  private record Setting(
+      int hosts,
+      int coflows,
+      int maps,
+      int reducers,
+      int fetchers,
+      int events,
+      int pacedRate,
+      int pacedSeconds,
+      int completionEvery,
+      String policy,
+      InetSocketAddress connect,
+      InetSocketAddress http,
+      boolean json) {
+
+    static Setting parse(String[] args) {
+      Flags f =
           new Flags(
               args,
               Set.of(
@@ -91,90 +127,41 @@ public final class CoordinatorBenchCommand implements Command {
                   "--connect",
                   "--http"),
               Set.of("--json"));
-      hosts = f.positiveInt("--hosts", 100);
-      coflows = f.positiveInt("--coflows", 100);
-      maps = f.positiveInt("--maps", 10);
-      reducers = f.positiveInt("--reducers", 10);
-      fetchers = f.positiveInt("--fetchers", 4);
-      events = f.positiveInt("--events", 200_000);
-      pacedRate = f.positiveInt("--paced-rate", 2000);
-      pacedSeconds = f.positiveInt("--paced-seconds", 5);
-      policy = f.string("--policy", "rpc");
-      completionEvery = f.positiveInt("--completion-every", 10);
-      connect = f.has("--connect") ? address("--connect", f.string("--connect", "")) : null;
-      http = f.has("--http") ? address("--http", f.string("--http", "")) : null;
+      InetSocketAddress connect =
+          f.has("--connect") ? address("--connect", f.string("--connect", "")) : null;
+      InetSocketAddress http = f.has("--http") ? address("--http", f.string("--http", "")) : null;
       if ((connect == null) != (http == null)) {
         throw new IllegalArgumentException("--connect and --http go together");
       }
-    } catch (IllegalArgumentException e) {
-      err.println(PREFIX + e.getMessage());
-      return USAGE;
-    }
-    CoordinatorConf conf;
-    try {
-      conf =
-          CoordinatorConf.from(
-              Map.of(
-                  CoordinatorConf.PORT.name(), "0",
-                  CoordinatorConf.HTTP_PORT.name(), "0",
-                  CoordinatorConf.POLICY.name(), policy,
-                  CoordinatorConf.CLIENT_TIMEOUT.name(), "10min"));
-    } catch (IllegalArgumentException e) {
-      err.println(PREFIX + e.getMessage());
-      return USAGE;
-    }
-    Random random = new Random(1);
-    ExecutorService threads = Executors.newFixedThreadPool(fetchers);
-    CoordinatorServer local = null;
-    try {
-      local = connect == null ? CoordinatorServer.start(conf) : null;
-      Probe server = local != null ? new InProcess(local) : new Remote(connect, http);
-      return drive(
-          server,
-          hosts,
-          coflows,
-          maps,
-          reducers,
-          fetchers,
-          events,
-          pacedRate,
-          pacedSeconds,
-          completionEvery,
-          policy,
-          random,
-          threads,
-          f.has("--json"),
-          out,
-          err);
-    } catch (Exception e) {
-      err.println(PREFIX + SolveCommand.oneLine(String.valueOf(e.getMessage())));
-      return FAILURE;
-    } finally {
-      threads.shutdownNow();
-      if (local != null) {
-        local.close();
-      }
+      return new Setting(
+          f.positiveInt("--hosts", 100),
+          f.positiveInt("--coflows", 100),
+          f.positiveInt("--maps", 10),
+          f.positiveInt("--reducers", 10),
+          f.positiveInt("--fetchers", 4),
+          f.positiveInt("--events", 200_000),
+          f.positiveInt("--paced-rate", 2000),
+          f.positiveInt("--paced-seconds", 5),
+          f.positiveInt("--completion-every", 10),
+          f.string("--policy", "rpc"),
+          connect,
+          http,
+          f.has("--json"));
     }
   }
 
   private static int drive(
-      Probe server,
-      int hosts,
-      int coflows,
-      int maps,
-      int reducers,
-      int fetchers,
-      int events,
-      int pacedRate,
-      int pacedSeconds,
-      int completionEvery,
-      String policy,
-      Random random,
-      ExecutorService threads,
-      boolean json,
-      PrintStream out,
-      PrintStream err)
+      Probe server, Setting set, ExecutorService threads, PrintStream out, PrintStream err)
       throws Exception {
+    int hosts = set.hosts();
+    int coflows = set.coflows();
+    int maps = set.maps();
+    int reducers = set.reducers();
+    int fetchers = set.fetchers();
+    int events = set.events();
+    int pacedRate = set.pacedRate();
+    int completionEvery = set.completionEvery();
+    Random random = new Random(1);
     try (CoordinatorClient driver =
         CoordinatorClient.connect(server.address(), "bench-driver", null, WAIT)) {
       String app = "bench-" + ProcessHandle.current().pid();
@@ -245,7 +232,7 @@ public final class CoordinatorBenchCommand implements Command {
         // Paced first, while most flows are unfinished: the latency a cluster at this rate sees.
         long[] before = server.mark();
         long interval = 1_000_000_000L / pacedRate;
-        int paced = pacedRate * pacedSeconds;
+        int paced = pacedRate * set.pacedSeconds();
         long start = System.nanoTime();
         for (int e = 0; e < paced; e++) {
           long due = start + e * interval;
@@ -291,7 +278,7 @@ public final class CoordinatorBenchCommand implements Command {
 
         Arrays.sort(placeSeconds);
         Map<String, Object> r = new LinkedHashMap<>();
-        r.put("policy", policy);
+        r.put("policy", driver.welcome().policy());
         r.put("hosts", hosts);
         r.put("coflows", coflows);
         r.put("flows", flows.size());
@@ -308,7 +295,7 @@ public final class CoordinatorBenchCommand implements Command {
         r.put("openLatencyP50Ms", ms(openWindow.p50()));
         r.put("openLatencyP99Ms", ms(openWindow.p99()));
         r.put("coordinator", server.describe());
-        if (json) {
+        if (set.json()) {
           out.println(new ObjectMapper().writeValueAsString(r));
         } else {
           out.printf(

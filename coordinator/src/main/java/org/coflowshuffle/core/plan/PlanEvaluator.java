@@ -1,5 +1,7 @@
 package org.coflowshuffle.core.plan;
 
+import java.util.Arrays;
+
 /**
  * Turns a placement into a {@link CoflowPlan}: per host the bytes that cross its links, and the
  * completion estimate of section IV-C, where every link of the coflow sends as fast as the
@@ -77,7 +79,7 @@ public final class PlanEvaluator {
           touched[n++] = j;
         }
       }
-      d.pinnedPlan(base, java.util.Arrays.copyOf(touched, n));
+      d.pinnedPlan(base, Arrays.copyOf(touched, n));
       return base;
     }
     double finish = net.now();

@@ -82,7 +82,10 @@ class CoordinatorBenchCommandTest {
   void drivesACoordinatorRunningElsewhereThroughItsPorts() throws Exception {
     CoordinatorConf conf =
         CoordinatorConf.from(
-            Map.of(CoordinatorConf.PORT.name(), "0", CoordinatorConf.HTTP_PORT.name(), "0"));
+            Map.of(
+                CoordinatorConf.PORT.name(), "0",
+                CoordinatorConf.HTTP_PORT.name(), "0",
+                CoordinatorConf.POLICY.name(), "varys"));
     try (CoordinatorServer server = CoordinatorServer.start(conf)) {
       long before = server.decisions();
       Result r =
@@ -100,6 +103,7 @@ class CoordinatorBenchCommandTest {
           server.decisions() - before >= decided, "what it reports, the server did: " + r.out());
       assertTrue(json.get("pacedLatencyP99Ms").asDouble() > 0, r.out());
       assertTrue(json.get("coordinator").asText().contains("/metrics"), r.out());
+      assertEquals("varys", json.get("policy").asText(), "the scheme it runs, not our default");
     }
   }
 
