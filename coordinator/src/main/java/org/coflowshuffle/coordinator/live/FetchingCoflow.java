@@ -51,6 +51,12 @@ final class FetchingCoflow {
 
   private final Map<FlowKey, int[]> flowsByKey = new HashMap<>();
 
+  /**
+   * Per flow: it stays on one executor (source and reducer together), so it is read from disk and
+   * needs no network. Kept up to date by {@link #runsOn}, as every decision asks it of every flow.
+   */
+  private final boolean[] local;
+
   /** Per reducer: fetching now (it asked for a rate) and not yet done. */
   private final boolean[] running;
 
@@ -90,6 +96,10 @@ final class FetchingCoflow {
     byKey.forEach(
         (key, ks) -> flowsByKey.put(key, ks.stream().mapToInt(Integer::intValue).toArray()));
     this.running = new boolean[coflow.reducers().size()];
+    this.local = new boolean[remaining.length];
+    for (int k = 0; k < remaining.length; k++) {
+      local[k] = flowSources.get(k).equals(this.reducerExecutors[flowReducer[k]]);
+    }
   }
 
   /**
@@ -123,13 +133,13 @@ final class FetchingCoflow {
       return false;
     }
     reducerExecutors[reducer] = executor;
+    for (int k = 0; k < local.length; k++) {
+      if (flowReducer[k] == reducer) {
+        local[k] = flowSources.get(k).equals(executor);
+      }
+    }
     version++;
     return true;
-  }
-
-  /** Whether flow {@code k} stays on one executor: read from disk, it needs no network. */
-  private boolean local(int k) {
-    return flowSources.get(k).equals(reducerExecutors[coflow.flows().get(k).reducer()]);
   }
 
   /**
@@ -170,7 +180,7 @@ final class FetchingCoflow {
     Arrays.fill(pinned, true);
     double[] left = remaining.clone();
     for (int k = 0; k < left.length; k++) {
-      if (local(k) || (runningOnly && !running[flowReducer[k]])) {
+      if (local[k] || (runningOnly && !running[flowReducer[k]])) {
         left[k] = 0;
       }
     }
@@ -251,7 +261,7 @@ final class FetchingCoflow {
     double[] rate = new double[n];
     for (int k = 0; k < remaining.length; k++) {
       int r = coflow.flows().get(k).reducer();
-      if (running[r] && !local(k)) {
+      if (running[r] && !local[k]) {
         left[r] += remaining[k];
         total[r] += coflow.flows().get(k).bytes();
         rate[r] += rates == null ? Double.NaN : rates[k];
@@ -282,7 +292,7 @@ final class FetchingCoflow {
     double left = 0;
     double rate = 0;
     for (int k = 0; k < remaining.length; k++) {
-      if (!local(k)) {
+      if (!local[k]) {
         total += coflow.flows().get(k).bytes();
         left += remaining[k];
         rate += rates == null ? 0 : rates[k];
