@@ -3,10 +3,6 @@ package org.coflowshuffle.coordinator.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import org.coflowshuffle.core.scheme.Schemes;
 import org.coflowshuffle.testing.Examples;
 import org.junit.jupiter.api.Test;
@@ -14,39 +10,26 @@ import org.junit.jupiter.api.Test;
 /** {@code coflow compare} on the paper's Fig. 1 and on bad input. */
 class CompareCommandTest {
 
-  private static String[] run(String... args) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int status =
-        new CompareCommand()
-            .run(
-                args,
-                new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8),
-                new ByteArrayInputStream(new byte[0]));
-    return new String[] {
-      String.valueOf(status),
-      out.toString(StandardCharsets.UTF_8),
-      err.toString(StandardCharsets.UTF_8)
-    };
+  private static Ran run(String... args) {
+    return Ran.of(new CompareCommand()::run, args);
   }
 
   @Test
   void printsEverySchemeWithRpcAtTheOptimum() {
-    String[] r = run(Examples.fig1().toString());
-    assertEquals("0", r[0], r[2]);
-    String[] lines = r[1].strip().split("\n");
-    assertEquals(1 + Schemes.names().size(), lines.length, r[1]);
+    Ran r = run(Examples.fig1().toString());
+    assertEquals(0, r.status(), r.err());
+    String[] lines = r.out().strip().split("\n");
+    assertEquals(1 + Schemes.names().size(), lines.length, r.out());
     assertTrue(lines[1].matches("rpc\\s+2\\.2500s\\s+1\\.5000s\\s+3\\.0000s"), lines[1]);
-    assertTrue(r[2].isEmpty(), r[2]);
+    assertTrue(r.err().isEmpty(), r.err());
   }
 
   @Test
   void badInputIsOneLineAndNothingOnStdout() {
-    String[] r = run("/no/such/file.json");
-    assertEquals("2", r[0]);
-    assertTrue(r[1].isEmpty());
-    assertEquals(1, r[2].strip().split("\n").length);
-    assertTrue(r[2].startsWith("coflow compare: cannot read"), r[2]);
+    Ran r = run("/no/such/file.json");
+    assertEquals(2, r.status());
+    assertTrue(r.out().isEmpty());
+    assertEquals(1, r.err().strip().split("\n").length);
+    assertTrue(r.err().startsWith("coflow compare: cannot read"), r.err());
   }
 }

@@ -5,10 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.ByteArrayOutputStream;
-import java.io.InputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import org.coflowshuffle.coordinator.server.CoordinatorConf;
@@ -37,20 +33,8 @@ class CoordinatorBenchCommandTest {
     "--json"
   };
 
-  private record Result(int status, String out, String err) {}
-
-  private static Result bench(String... args) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int status =
-        new CoordinatorBenchCommand()
-            .run(
-                args,
-                new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8),
-                InputStream.nullInputStream());
-    return new Result(
-        status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+  private static Ran bench(String... args) {
+    return Ran.of(new CoordinatorBenchCommand()::run, args);
   }
 
   private static String[] with(String... more) {
@@ -88,7 +72,7 @@ class CoordinatorBenchCommandTest {
                 CoordinatorConf.POLICY.name(), "varys"));
     try (CoordinatorServer server = CoordinatorServer.start(conf)) {
       long before = server.decisions();
-      Result r =
+      Ran r =
           bench(
               with(
                   "--connect",
@@ -109,7 +93,7 @@ class CoordinatorBenchCommandTest {
 
   @Test
   void runsItsOwnCoordinatorWithoutConnect() throws Exception {
-    Result r = bench(SMALL);
+    Ran r = bench(SMALL);
     assertEquals(0, r.status(), r.err());
     JsonNode json = new ObjectMapper().readTree(r.out().strip());
     assertTrue(json.get("pacedDecisions").asLong() > 0, r.out());
@@ -118,7 +102,7 @@ class CoordinatorBenchCommandTest {
 
   @Test
   void badAddressesGetOneLine() {
-    Result r = bench(with("--connect", "nowhere", "--http", "127.0.0.1:1"));
+    Ran r = bench(with("--connect", "nowhere", "--http", "127.0.0.1:1"));
     assertEquals(Command.USAGE, r.status());
     assertEquals("coflow bench coordinator: --connect wants HOST:PORT, got \"nowhere\"\n", r.err());
     r = bench(with("--connect", "127.0.0.1:1"));

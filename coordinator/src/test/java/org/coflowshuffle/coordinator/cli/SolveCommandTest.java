@@ -6,9 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,36 +19,23 @@ class SolveCommandTest {
 
   @TempDir Path dir;
 
-  /** What one run printed. */
-  private record Result(int status, String out, String err) {}
-
-  private static Result solve(InputStream in, String... args) {
+  private static Ran solve(InputStream in, String... args) {
     return run(new String[] {"solve"}, args, in);
   }
 
-  private static Result run(String[] head, String[] args, InputStream in) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
+  private static Ran run(String[] head, String[] args, InputStream in) {
     String[] all = new String[head.length + args.length];
     System.arraycopy(head, 0, all, 0, head.length);
     System.arraycopy(args, 0, all, head.length, args.length);
-    int status =
-        new CoflowCli(CoflowCli.defaultCommands())
-            .run(
-                all,
-                new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8),
-                in);
-    return new Result(
-        status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    return Ran.of(new CoflowCli(CoflowCli.defaultCommands())::run, in, all);
   }
 
-  private static Result solve(String... args) {
+  private static Ran solve(String... args) {
     return solve(InputStream.nullInputStream(), args);
   }
 
   /** Exit 2, nothing on stdout, exactly the given line on stderr. */
-  private static void assertUsageError(Result r, String line) {
+  private static void assertUsageError(Ran r, String line) {
     assertEquals(2, r.status(), r.err());
     assertEquals("", r.out());
     assertEquals(line + System.lineSeparator(), r.err());
@@ -66,7 +51,7 @@ class SolveCommandTest {
   @Test
   void rejectsMalformedJson() throws Exception {
     Path bad = Files.writeString(dir.resolve("bad.json"), "{\"hosts\": [}");
-    Result r = solve(bad.toString());
+    Ran r = solve(bad.toString());
     assertEquals(2, r.status());
     assertEquals("", r.out());
     assertTrue(
@@ -125,7 +110,7 @@ class SolveCommandTest {
 
   @Test
   void rejectsAnUnknownCommand() {
-    Result r = run(new String[] {"frobnicate"}, new String[0], InputStream.nullInputStream());
+    Ran r = run(new String[] {"frobnicate"}, new String[0], InputStream.nullInputStream());
     assertUsageError(
         r,
         "coflow: unknown command \"frobnicate\" (commands: help, solve, compare, coordinator, bench coordinator)");
@@ -133,7 +118,7 @@ class SolveCommandTest {
 
   @Test
   void helpListsTheCommands() {
-    Result r = run(new String[] {"help"}, new String[0], InputStream.nullInputStream());
+    Ran r = run(new String[] {"help"}, new String[0], InputStream.nullInputStream());
     assertEquals(0, r.status());
     assertTrue(r.out().contains("solve"), r.out());
     assertEquals("", r.err());
@@ -141,7 +126,7 @@ class SolveCommandTest {
 
   @Test
   void solvesFig1WithFairSharing() throws Exception {
-    Result r = solve("--scheme", "fair", "--seed", "7", Examples.fig1().toString());
+    Ran r = solve("--scheme", "fair", "--seed", "7", Examples.fig1().toString());
     assertEquals(0, r.status(), r.err());
     assertEquals("", r.err());
     JsonNode schedule = new ObjectMapper().readTree(r.out());
@@ -153,7 +138,7 @@ class SolveCommandTest {
 
   @Test
   void solvesFig1FromStdinWithTheDefaultScheme() throws Exception {
-    Result r;
+    Ran r;
     try (InputStream in = Files.newInputStream(Examples.fig1())) {
       r = solve(in, "-");
     }

@@ -1,0 +1,32 @@
+package org.coflowshuffle.coordinator.cli;
+
+import java.io.ByteArrayOutputStream;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+
+/** What one run of a command printed, for tests: its exit status, standard output and error. */
+record Ran(int status, String out, String err) {
+
+  /** A command's entry point: {@link Command#run} or {@link CoflowCli#run}. */
+  interface Main {
+    int run(String[] args, PrintStream out, PrintStream err, InputStream in);
+  }
+
+  static Ran of(Main main, InputStream in, String... args) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int status =
+        main.run(
+            args,
+            new PrintStream(out, true, StandardCharsets.UTF_8),
+            new PrintStream(err, true, StandardCharsets.UTF_8),
+            in);
+    return new Ran(
+        status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+  }
+
+  static Ran of(Main main, String... args) {
+    return of(main, InputStream.nullInputStream(), args);
+  }
+}
