@@ -1,5 +1,7 @@
 package org.coflowshuffle.core.model;
 
+import java.util.Arrays;
+
 /**
  * The k-ary fat-tree of Al-Fares et al., the topology of Rapier's simulations (section V-B): k pods
  * of k/2 edge and k/2 aggregation switches, (k/2)^2 core switches, k^3/4 hosts, every link of the
@@ -27,7 +29,7 @@ public final class FatTree {
     // core->agg. Edge e and aggregation switch a of pod p; core switch j of group a.
     int kind = k * h * h;
     double[] capacity = new double[4 * kind];
-    java.util.Arrays.fill(capacity, linkBytesPerSec);
+    Arrays.fill(capacity, linkBytesPerSec);
     Fabric.PathFinder finder =
         (src, dst) -> {
           int ps = src / (h * h);

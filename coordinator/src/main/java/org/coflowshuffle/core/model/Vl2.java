@@ -1,5 +1,7 @@
 package org.coflowshuffle.core.model;
 
+import java.util.Arrays;
+
 /**
  * The VL2 topology of Greenberg et al., Rapier's second simulated fabric (section V-B): D_I
  * aggregation switches in pairs, D_A/2 intermediate switches linked to every aggregation switch,
@@ -37,7 +39,7 @@ public final class Vl2 {
     int aggUp = 4 * racks;
     int aggDown = aggUp + aggs * ints;
     double[] capacity = new double[aggDown + aggs * ints];
-    java.util.Arrays.fill(capacity, switchBytesPerSec);
+    Arrays.fill(capacity, switchBytesPerSec);
     Fabric.PathFinder finder =
         (src, dst) -> {
           int rs = src / serversPerRack;

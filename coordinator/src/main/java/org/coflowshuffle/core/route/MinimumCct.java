@@ -45,8 +45,7 @@ public final class MinimumCct {
     boolean choice = false;
     int[][] shared = new int[n][];
     for (int j = 0; j < n; j++) {
-      int widest = PathChoice.widest(candidates[j], free);
-      if (PathRate.bottleneck(candidates[j][widest], free) <= 0) {
+      if (!anyOpen(candidates[j], free)) {
         return new Routed(new int[n], 0, 0); // a flow with every path blocked cannot move now
       }
       choice |= candidates[j].length > 1;
@@ -105,6 +104,15 @@ public final class MinimumCct {
       path[j] = PathChoice.leastLoaded(candidates[j], bytes[j], load, free);
       PathChoice.addLoad(load, candidates[j][path[j]], bytes[j]);
     }
+  }
+
+  private static boolean anyOpen(int[][] candidates, double[] free) {
+    for (int[] path : candidates) {
+      if (PathRate.bottleneck(path, free) > 0) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** The links of each flow's chosen path. */

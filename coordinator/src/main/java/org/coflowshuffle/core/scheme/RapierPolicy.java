@@ -74,6 +74,7 @@ final class RapierPolicy implements SchedulingPolicy {
     int[][] chosen = new int[n][]; // per crossing flow: its path, -1 before it has one
     double[] cct = new double[n];
     List<Integer> starving = new ArrayList<>();
+    boolean[] served = new boolean[n]; // served before the queue: the starving
     double wakeUp = Double.POSITIVE_INFINITY;
     for (int i = 0; i < n; i++) {
       ActiveCoflow a = active.get(i);
@@ -92,13 +93,14 @@ final class RapierPolicy implements SchedulingPolicy {
     // Algorithm 1, lines 7-9: past the threshold, longest waiting first.
     starving.sort(Comparator.comparingDouble(i -> -active.get(i).waitingSince()));
     for (int i : starving) {
+      served[i] = true;
       commit(route(active.get(i), crossing[i], free), i, crossing[i], free, rates, chosen, cct);
     }
     // Lines 5-16: least completion time against what is left, lazily.
     Comparator<Entry> order = Comparator.comparingDouble(Entry::key).thenComparingInt(Entry::index);
     PriorityQueue<Entry> queue = new PriorityQueue<>(order);
     for (int i = 0; i < n; i++) {
-      if (!starving.contains(i) && crossing[i].size() > 0) {
+      if (!served[i] && crossing[i].size() > 0) {
         queue.add(new Entry(hostBound(crossing[i], free), i, -1, null));
       }
     }

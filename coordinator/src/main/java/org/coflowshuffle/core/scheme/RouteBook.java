@@ -1,5 +1,6 @@
 package org.coflowshuffle.core.scheme;
 
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -34,7 +35,7 @@ final class RouteBook {
 
   private static int[] filled(ActiveCoflow a) {
     int[] dst = new int[a.remaining().length];
-    java.util.Arrays.fill(dst, -1);
+    Arrays.fill(dst, -1);
     return dst;
   }
 }

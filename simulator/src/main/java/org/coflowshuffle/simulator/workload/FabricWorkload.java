@@ -94,9 +94,7 @@ public final class FabricWorkload {
     List<Coflow> list = new ArrayList<>(coflows);
     double t = 0;
     for (int i = 0; i < coflows; i++) {
-      if (rate > 0) {
-        t += -Math.log(1 - random.nextDouble()) / rate;
-      }
+      t = RpcSynthetic.nextArrival(t, rate, random);
       list.add(coflow("C" + i, t, width, n, random));
     }
     return new Instance(hosts, list, fabric);

@@ -74,12 +74,18 @@ public final class RpcSynthetic {
     List<Coflow> list = new ArrayList<>(coflows);
     double t = 0;
     for (int i = 0; i < coflows; i++) {
-      if (rate > 0) {
-        t += -Math.log(1 - random.nextDouble()) / rate;
-      }
+      t = nextArrival(t, rate, random);
       list.add(coflow("C" + i, t, hosts, sizes[random.nextInt(sizes.length)], random));
     }
     return new Instance(cluster, list);
+  }
+
+  /**
+   * The arrival after one at {@code t}: Poisson at {@code rate} per second, or {@code t} again for
+   * rate 0 (all at once). Draws one number only when the rate is positive.
+   */
+  static double nextArrival(double t, double rate, Random random) {
+    return rate > 0 ? t - Math.log(1 - random.nextDouble()) / rate : t;
   }
 
   private static Coflow coflow(String id, double arrival, int n, double bytes, Random random) {
