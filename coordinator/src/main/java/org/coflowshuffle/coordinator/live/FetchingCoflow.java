@@ -63,6 +63,9 @@ final class FetchingCoflow {
   private double[] rates;
   private long ratesVersion;
 
+  /** Bytes reducers reported fetched over the network, all flows together. */
+  private double sent;
+
   /** Counts the changes of what the schemes see of this coflow (see {@link ActiveCoflow}). */
   private long version;
 
@@ -190,6 +193,7 @@ final class FetchingCoflow {
         index,
         model,
         left,
+        sent,
         hostOf,
         pinned,
         now - arrival,
@@ -210,6 +214,7 @@ final class FetchingCoflow {
       double take = Math.min(left, remaining[k]);
       completed |= take > 0 && remaining[k] - take <= 0;
       remaining[k] -= take;
+      sent += local[k] ? 0 : take;
       left -= take;
       version += take > 0 ? 1 : 0;
     }

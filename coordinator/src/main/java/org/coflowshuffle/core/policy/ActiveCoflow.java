@@ -9,7 +9,12 @@ import org.coflowshuffle.core.model.Coflow;
  * @param index position of the coflow in the instance; stable across invocations, so policies may
  *     key state on it
  * @param coflow the coflow itself
- * @param remaining bytes still to deliver, per flow (same order as {@code coflow.flows()})
+ * @param remaining bytes still to deliver, per flow (same order as {@code coflow.flows()}); zero
+ *     also for a flow that needs no network (its reducer runs on its source) or that moves nothing
+ *     now (its reducer waits for a task slot)
+ * @param sentBytes bytes delivered over the network so far over all flows: what a scheduler blind
+ *     to sizes can know. Not {@code bytes - remaining}, which would also count the flows {@code
+ *     remaining} leaves out for the time being
  * @param hostOf host of each reducer, or -1 where none is chosen yet
  * @param pinned per reducer: true once one of its flows has started; its host can no longer change
  *     (paper section III)
@@ -24,6 +29,7 @@ public record ActiveCoflow(
     int index,
     Coflow coflow,
     double[] remaining,
+    double sentBytes,
     int[] hostOf,
     boolean[] pinned,
     double waitingSince,
@@ -38,15 +44,6 @@ public record ActiveCoflow(
   public boolean crossesNetwork(int k, int[] hostOf) {
     int h = hostOf[flowReducer[k]];
     return remaining[k] > 0 && h >= 0 && h != flowSource[k];
-  }
-
-  /** Bytes delivered so far over all flows: what a scheduler blind to sizes can know. */
-  public double sentBytes() {
-    double sent = 0;
-    for (int k = 0; k < remaining.length; k++) {
-      sent += coflow.flows().get(k).bytes() - remaining[k];
-    }
-    return sent;
   }
 
   /** Bytes still to deliver over all flows. */

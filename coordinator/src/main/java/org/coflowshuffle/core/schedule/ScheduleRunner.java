@@ -89,6 +89,7 @@ public final class ScheduleRunner {
     double[] rates;
     double finish = Double.NaN;
     long version;
+    double sent; // bytes moved over the network so far, local flows not counted
 
     State(int index, Coflow coflow, boolean keepSegments) {
       this.index = index;
@@ -208,6 +209,7 @@ public final class ScheduleRunner {
               s.index,
               s.coflow,
               s.remaining, // read-only during the call; saves copying every flow per event
+              s.sent,
               s.hostOf.clone(),
               s.pinned.clone(),
               now - s.coflow.arrival(),
@@ -405,9 +407,11 @@ public final class ScheduleRunner {
         // if rounding leaves a sliver: at large times now + sliver / rate rounds back to now and
         // the run would never move again.
         if (end <= until || s.remaining[k] - rate * dt <= 1e-9 * s.bytes[k] + 1e-6) {
+          s.sent += s.remaining[k];
           s.remaining[k] = 0;
           s.open[s.reducer[k]]--;
         } else {
+          s.sent += rate * dt;
           s.remaining[k] -= rate * dt;
         }
       }

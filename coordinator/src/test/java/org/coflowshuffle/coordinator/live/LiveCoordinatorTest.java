@@ -226,6 +226,28 @@ class LiveCoordinatorTest {
     assertEquals(0, total(c, 1), 1e-3);
   }
 
+  @Test
+  void aaloCountsWhatWasSentNotWhatWaitsForASlot() throws Exception {
+    // One receiving executor; shuffle 1 came first and has two reducers, of which one fetches.
+    double[] now = {0};
+    LiveCoordinator c =
+        new LiveCoordinator("aalo", SchemeOptions.defaults(), 100 * MB, () -> now[0]);
+    c.executorAdded(new ExecutorSlots("R", "hostR", 2));
+    c.mapOutput(1, 0, "s0", new long[] {100_000_000, 100_000_000});
+    c.place(1, 1, 2);
+    c.mapOutput(2, 0, "s1", new long[] {50_000_000});
+    c.place(2, 1, 1);
+    assertEquals(100 * MB, c.rate(1, 0, "s0", "R"), 1e-3);
+    // Neither has sent anything: same queue, first come first served. Counting the waiting
+    // reducer's 100 MB as sent would put shuffle 1 in a lower queue.
+    assertEquals(0, c.rate(2, 0, "s1", "R"), 1e-3, "the later shuffle waits");
+    assertEquals(100 * MB, c.rate(1, 0, "s0", "R"), 1e-3);
+    c.delivered(1, 0, "s0", 20_000_000);
+    now[0] = 1; // progress is taken into account at the next periodic decision
+    assertEquals(100 * MB, c.rate(2, 0, "s1", "R"), 1e-3, "20 MB sent: past Aalo's first queue");
+    assertEquals(0, c.rate(1, 0, "s0", "R"), 1e-3);
+  }
+
   /** The sender of the one flow of a shuffle that fetches now, or -1 (none or several). */
   private static int pilotOf(LiveCoordinator c, int shuffle) {
     int pilot = -1;
