@@ -19,11 +19,10 @@ public final class CoflowDemand {
   private final double[] slotBytes;
   private final double[] senderBytes; // per shape.senders
   private final int[] pinnedHost;
+  private final boolean allPinned;
 
-  /** With every reducer pinned: the plan's fixed loads, and the hosts they touch. */
+  /** With every reducer pinned: the plan's fixed loads. */
   private CoflowPlan pinnedPlan;
-
-  private int[] pinnedTouched;
 
   /**
    * @param locality whether to keep bytes per (reducer, source host), needed only when some sender
@@ -54,9 +53,12 @@ public final class CoflowDemand {
       senderBytes[i] = perHost[shape.senders[i]];
     }
     pinnedHost = new int[reducers];
+    boolean all = true;
     for (int n = 0; n < reducers; n++) {
       pinnedHost[n] = active.pinned()[n] ? active.hostOf()[n] : -1;
+      all &= pinnedHost[n] >= 0;
     }
+    allPinned = all;
   }
 
   public ActiveCoflow active() {
@@ -154,14 +156,8 @@ public final class CoflowDemand {
     return pinnedPlan != null && pinnedPlan.received().length == hosts ? pinnedPlan : null;
   }
 
-  /** The hosts whose links the cached pinned plan loads. */
-  int[] pinnedTouched() {
-    return pinnedTouched;
-  }
-
-  void pinnedPlan(CoflowPlan plan, int[] touched) {
+  void pinnedPlan(CoflowPlan plan) {
     pinnedPlan = plan;
-    pinnedTouched = touched;
   }
 
   /** Each reducer's pinned host (-1 where none), a copy. */
@@ -171,11 +167,6 @@ public final class CoflowDemand {
 
   /** Whether every reducer is pinned, so that there is nothing left to place. */
   public boolean allPinned() {
-    for (int h : pinnedHost) {
-      if (h < 0) {
-        return false;
-      }
-    }
-    return true;
+    return allPinned;
   }
 }

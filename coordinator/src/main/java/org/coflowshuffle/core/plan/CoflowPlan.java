@@ -9,9 +9,16 @@ package org.coflowshuffle.core.plan;
  * @param finish estimated completion time, absolute seconds
  * @param received bytes each host must receive over its incoming link (dense, per host)
  * @param sent bytes each host must send over its outgoing link (dense, per host)
+ * @param touched the hosts with bytes in {@code received} or {@code sent}, ascending: what loops
+ *     over the plan's links visit instead of the whole cluster
  */
 public record CoflowPlan(
-    CoflowDemand demand, int[] hostOf, double finish, double[] received, double[] sent) {
+    CoflowDemand demand,
+    int[] hostOf,
+    double finish,
+    double[] received,
+    double[] sent,
+    int[] touched) {
 
   /** True when every reducer has a host. */
   public boolean complete() {

@@ -17,11 +17,27 @@ public final class LinkProfile {
   private double[] rates;
   private int size;
 
+  private final NetworkProfile owner; // null for a link on its own
+  private final int slot; // its number in the owner
+
   /** A link whose whole {@code rate} is free from {@code now} on. */
   public LinkProfile(double now, double rate) {
+    this(now, rate, null, -1);
+  }
+
+  /** Link number {@code slot} of {@code owner}, which it tells when it loses bandwidth. */
+  LinkProfile(double now, double rate, NetworkProfile owner, int slot) {
     times = new double[] {now, 0, 0, 0};
     rates = new double[] {rate, 0, 0, 0};
     size = 1;
+    this.owner = owner;
+    this.slot = slot;
+  }
+
+  private void changed() {
+    if (owner != null) {
+      owner.changed(slot);
+    }
   }
 
   /** True while the free rate is the same from now on (no break points). */
@@ -76,6 +92,7 @@ public final class LinkProfile {
     if (bytes <= 0) {
       return done;
     }
+    changed();
     if (done == Double.POSITIVE_INFINITY) {
       Arrays.fill(rates, 0, size, 0.0);
       return done;
@@ -116,6 +133,7 @@ public final class LinkProfile {
     if (!(to > from) || rate <= 0) {
       return;
     }
+    changed();
     split(from);
     split(to);
     for (int i = 0; i < size; i++) {
@@ -150,6 +168,7 @@ public final class LinkProfile {
 
   /** Takes {@code rate} of the bandwidth free now, for the rest of this invocation only. */
   public void takeNow(double rate) {
+    changed();
     rates[0] = Math.max(0, rates[0] - rate);
   }
 }

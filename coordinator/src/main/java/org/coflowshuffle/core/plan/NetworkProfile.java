@@ -1,5 +1,6 @@
 package org.coflowshuffle.core.plan;
 
+import java.util.Arrays;
 import java.util.List;
 import org.coflowshuffle.core.model.Host;
 
@@ -17,6 +18,8 @@ public final class NetworkProfile {
   private final LinkProfile[] in;
   private final LinkProfile[] out;
   private final int[] freeSlots;
+  private int epoch;
+  private final int[] changedIn; // per link (in links, then out links): the epoch it last changed
 
   /** The whole cluster at time {@code now}, less the slots of reducers already running. */
   public NetworkProfile(double now, List<Host> hosts, int[] slotsInUse) {
@@ -26,10 +29,12 @@ public final class NetworkProfile {
     in = new LinkProfile[m];
     out = new LinkProfile[m];
     freeSlots = new int[m];
+    changedIn = new int[2 * m];
+    Arrays.fill(changedIn, -1);
     for (int j = 0; j < m; j++) {
       Host h = hosts.get(j);
-      in[j] = new LinkProfile(now, h.inBytesPerSec());
-      out[j] = new LinkProfile(now, h.outBytesPerSec());
+      in[j] = new LinkProfile(now, h.inBytesPerSec(), this, j);
+      out[j] = new LinkProfile(now, h.outBytesPerSec(), this, m + j);
       freeSlots[j] = h.freeSlots(slotsInUse[j]);
     }
   }
@@ -73,6 +78,38 @@ public final class NetworkProfile {
       sender |= out[j].rateNow() > 0;
     }
     return receiver && sender;
+  }
+
+  /**
+   * The number of the current epoch: Algorithm 1 starts a new one after each coflow it serves, so
+   * that a plan made in an earlier epoch can tell which links have lost bandwidth since (see {@link
+   * PlanEvaluator#reevaluatePinned}).
+   */
+  public int epoch() {
+    return epoch;
+  }
+
+  /** Starts the next epoch. */
+  public void nextEpoch() {
+    epoch++;
+  }
+
+  /**
+   * True when the host's incoming link lost bandwidth in epoch {@code epoch} or later: until then,
+   * the time it takes to carry given bytes is unchanged.
+   */
+  public boolean inChangedSince(int host, int epoch) {
+    return changedIn[host] >= epoch;
+  }
+
+  /** As {@link #inChangedSince}, for the host's outgoing link. */
+  public boolean outChangedSince(int host, int epoch) {
+    return changedIn[in.length + host] >= epoch;
+  }
+
+  /** Link {@code slot} (see the constructor) lost bandwidth. */
+  void changed(int slot) {
+    changedIn[slot] = epoch;
   }
 
   /** Takes one slot of the host for a newly placed reducer. */

@@ -36,16 +36,24 @@ public final class PlanEvaluator {
       d.subtractUnplaced(hostOf, sent);
     }
     double finish = net.now();
+    int[] touched = new int[m];
+    int count = 0;
     for (int j = 0; j < m; j++) {
+      boolean loads = false;
       if (received[j] > 1e-9) {
         finish = Math.max(finish, net.in(j).timeToCarry(received[j]));
+        loads = true;
       } else {
         received[j] = 0;
       }
       if (sent[j] > 1e-9) {
         finish = Math.max(finish, net.out(j).timeToCarry(sent[j]));
+        loads = true;
       } else {
         sent[j] = 0;
+      }
+      if (loads) {
+        touched[count++] = j;
       }
     }
     if (unplaced > 0) {
@@ -58,7 +66,7 @@ public final class PlanEvaluator {
       }
       finish += inTotal > 0 ? unplaced / inTotal : Double.POSITIVE_INFINITY;
     }
-    return new CoflowPlan(d, hostOf, finish, received, sent);
+    return new CoflowPlan(d, hostOf, finish, received, sent, Arrays.copyOf(touched, count));
   }
 
   /**
@@ -72,18 +80,11 @@ public final class PlanEvaluator {
     CoflowPlan base = d.pinnedPlan(net.hostCount());
     if (base == null) {
       base = evaluate(d, d.pinnedHosts(), net);
-      int[] touched = new int[net.hostCount()];
-      int n = 0;
-      for (int j = 0; j < touched.length; j++) {
-        if (base.received()[j] > 0 || base.sent()[j] > 0) {
-          touched[n++] = j;
-        }
-      }
-      d.pinnedPlan(base, Arrays.copyOf(touched, n));
+      d.pinnedPlan(base);
       return base;
     }
     double finish = net.now();
-    for (int j : d.pinnedTouched()) {
+    for (int j : base.touched()) {
       if (base.received()[j] > 0) {
         finish = Math.max(finish, net.in(j).timeToCarry(base.received()[j]));
       }
@@ -91,7 +92,31 @@ public final class PlanEvaluator {
         finish = Math.max(finish, net.out(j).timeToCarry(base.sent()[j]));
       }
     }
-    return new CoflowPlan(d, base.hostOf(), finish, base.received(), base.sent());
+    return new CoflowPlan(d, base.hostOf(), finish, base.received(), base.sent(), base.touched());
+  }
+
+  /**
+   * {@link #evaluatePinned} again, for a plan {@code previous} made by it in epoch {@code since} of
+   * the same {@code net}: only the links that lost bandwidth since are asked again. A link that
+   * loses bandwidth can only take longer to carry the same bytes, so the estimate is the old one or
+   * a later time on one of those links, exactly as a whole new evaluation would find.
+   */
+  public static CoflowPlan reevaluatePinned(CoflowPlan previous, int since, NetworkProfile net) {
+    double finish = previous.finish();
+    double[] received = previous.received();
+    double[] sent = previous.sent();
+    for (int j : previous.touched()) {
+      if (received[j] > 0 && net.inChangedSince(j, since)) {
+        finish = Math.max(finish, net.in(j).timeToCarry(received[j]));
+      }
+      if (sent[j] > 0 && net.outChangedSince(j, since)) {
+        finish = Math.max(finish, net.out(j).timeToCarry(sent[j]));
+      }
+    }
+    return finish == previous.finish()
+        ? previous
+        : new CoflowPlan(
+            previous.demand(), previous.hostOf(), finish, received, sent, previous.touched());
   }
 
   /**

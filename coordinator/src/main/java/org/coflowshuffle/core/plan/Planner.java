@@ -10,6 +10,15 @@ public interface Planner {
   CoflowPlan plan(CoflowDemand demand, NetworkProfile net);
 
   /**
+   * Plans the coflow of {@code previous} again, after coflows served since epoch {@code since} of
+   * the same {@code net} took bandwidth (Algorithm 1 asks this of a coflow each time it could be
+   * next). The default plans from scratch; a planner may reuse what did not change.
+   */
+  default CoflowPlan replan(CoflowPlan previous, int since, NetworkProfile net) {
+    return plan(previous.demand(), net);
+  }
+
+  /**
    * Improves the plan of the coflow chosen to be served next, against the same {@code net} it was
    * planned on. Algorithm 1 plans many coflows to find the shortest but serves one at a time, so
    * effort that only sharpens a plan is spent here, once per served coflow. The default keeps it.

@@ -16,56 +16,65 @@ public final class ReceiverDrivenRates implements RateRule {
     CoflowDemand d = plan.demand();
     CoflowShape shape = d.shape();
     double[] remaining = d.active().remaining();
+    double[] received = plan.received();
+    double[] sent = plan.sent();
     int m = net.hostCount();
     int[] hostOf = plan.hostOf();
+    int[] touched = plan.touched(); // a decision commits every coflow: not a loop over all hosts
     // Seconds each receiving host needs on its own link, then stretched to its senders' time.
     double[] span = new double[m];
-    for (int h = 0; h < m; h++) {
-      double free = net.in(h).rateNow();
-      span[h] = plan.received()[h] > 0 && free > 0 ? plan.received()[h] / free : 0;
+    for (int h : touched) {
+      if (received[h] > 0) {
+        double free = net.in(h).rateNow();
+        span[h] = free > 0 ? received[h] / free : 0;
+      }
     }
+    // Per flow, the host it goes to now, or -1 when it does not cross the network now.
+    int[] to = new int[remaining.length];
     double[] senderBytes = new double[m];
     for (int k = 0; k < remaining.length; k++) { // flow order: sequential in memory
-      if (sends(k, shape, hostOf, remaining, span)) {
-        senderBytes[shape.sourceOfFlow[k]] += remaining[k];
+      int h = hostOf[shape.reducerOfFlow[k]];
+      int u = shape.sourceOfFlow[k];
+      boolean sends = remaining[k] > 0 && h >= 0 && span[h] > 0 && u != h;
+      to[k] = sends ? h : -1;
+      if (sends) {
+        senderBytes[u] += remaining[k];
       }
     }
     double[] senderSpan = new double[m];
-    for (int u = 0; u < m; u++) {
-      double free = net.out(u).rateNow();
-      senderSpan[u] = senderBytes[u] > 0 && free > 0 ? senderBytes[u] / free : 0;
+    for (int u : shape.senders) {
+      if (senderBytes[u] > 0) {
+        double free = net.out(u).rateNow();
+        senderSpan[u] = free > 0 ? senderBytes[u] / free : 0;
+      }
     }
     for (int k = 0; k < remaining.length; k++) {
-      if (sends(k, shape, hostOf, remaining, span)) {
-        int h = hostOf[shape.reducerOfFlow[k]];
-        span[h] = Math.max(span[h], senderSpan[shape.sourceOfFlow[k]]);
+      if (to[k] >= 0) {
+        span[to[k]] = Math.max(span[to[k]], senderSpan[shape.sourceOfFlow[k]]);
       }
     }
     double[] rates = new double[remaining.length];
     double[] actualIn = new double[m];
     double[] actualOut = new double[m];
     for (int k = 0; k < remaining.length; k++) {
+      int h = to[k];
       int u = shape.sourceOfFlow[k];
-      if (sends(k, shape, hostOf, remaining, span) && senderSpan[u] > 0) {
-        int h = hostOf[shape.reducerOfFlow[k]];
+      if (h >= 0 && senderSpan[u] > 0) {
         rates[k] = remaining[k] / span[h];
         actualIn[h] += rates[k];
         actualOut[u] += rates[k];
       }
     }
-    for (int j = 0; j < m; j++) {
-      take(net.in(j), plan.received()[j], actualIn[j], net.now(), true);
-      take(net.out(j), plan.sent()[j], actualOut[j], net.now(), false);
+    for (int j : touched) {
+      if (received[j] > 0) {
+        take(net.in(j), received[j], actualIn[j], net.now(), true);
+      }
+      if (sent[j] > 0) {
+        take(net.out(j), sent[j], actualOut[j], net.now(), false);
+      }
     }
     RateRule.takeSlots(plan, net);
     return rates;
-  }
-
-  /** Flow k crosses the network to a host that has bandwidth for it now. */
-  private static boolean sends(
-      int k, CoflowShape shape, int[] hostOf, double[] remaining, double[] span) {
-    int h = hostOf[shape.reducerOfFlow[k]];
-    return remaining[k] > 0 && h >= 0 && span[h] > 0 && shape.sourceOfFlow[k] != h;
   }
 
   /**

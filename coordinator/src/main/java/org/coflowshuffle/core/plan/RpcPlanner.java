@@ -28,6 +28,13 @@ public final class RpcPlanner implements Planner {
   }
 
   @Override
+  public CoflowPlan replan(CoflowPlan previous, int since, NetworkProfile net) {
+    return previous.demand().allPinned()
+        ? PlanEvaluator.reevaluatePinned(previous, since, net)
+        : plan(previous.demand(), net);
+  }
+
+  @Override
   public CoflowPlan refine(CoflowPlan plan, NetworkProfile net) {
     return LocalSearch.improve(plan.demand(), plan, net);
   }

@@ -67,7 +67,8 @@ public final class SrtfPolicy implements SchedulingPolicy {
 
   /**
    * A coflow in the queue: {@code key} is a lower bound of its completion against the current B,
-   * and exact, with {@code plan}, when {@code version} equals the number of commits so far.
+   * and exact, with {@code plan}, when {@code version} is B's current epoch (no coflow served since
+   * the plan was made).
    */
   private record Entry(double key, int index, int version, CoflowDemand demand, CoflowPlan plan) {}
 
@@ -100,9 +101,11 @@ public final class SrtfPolicy implements SchedulingPolicy {
     for (int i : starving) {
       out[i] = commit(planner.plan(demand(active.get(i), view), net), net);
     }
-    // Lines 10-15: shortest estimated completion first, against what is left.
-    int commits = 0;
-    Comparator<Entry> order = Comparator.comparingDouble(Entry::key).thenComparingInt(Entry::index);
+    // Lines 10-15: shortest estimated completion first, against what is left. Each coflow served
+    // starts a new epoch of B.
+    net.nextEpoch();
+    Comparator<Entry> order =
+        (a, b) -> a.key() != b.key() ? Double.compare(a.key(), b.key()) : a.index() - b.index();
     PriorityQueue<Entry> queue = new PriorityQueue<>(order);
     for (int i = 0; i < active.size(); i++) {
       if (out[i] == null) {
@@ -112,9 +115,12 @@ public final class SrtfPolicy implements SchedulingPolicy {
     }
     while (!queue.isEmpty() && (workConserving || net.anyBandwidthNow())) {
       Entry e = queue.poll();
-      if (e.version() != commits) {
-        CoflowPlan p = planner.plan(e.demand(), net);
-        Entry fresh = new Entry(p.finish(), e.index(), commits, e.demand(), p);
+      if (e.version() != net.epoch()) {
+        CoflowPlan p =
+            e.plan() == null
+                ? planner.plan(e.demand(), net)
+                : planner.replan(e.plan(), e.version(), net);
+        Entry fresh = new Entry(p.finish(), e.index(), net.epoch(), e.demand(), p);
         if (!queue.isEmpty() && order.compare(queue.peek(), fresh) < 0) {
           queue.add(fresh);
           continue;
@@ -122,7 +128,7 @@ public final class SrtfPolicy implements SchedulingPolicy {
         e = fresh;
       }
       out[e.index()] = commit(e.plan(), net);
-      commits++;
+      net.nextEpoch();
     }
     for (Entry e : queue) { // nothing is free now: these wait, with their pinned reducers only
       ActiveCoflow a = active.get(e.index());
