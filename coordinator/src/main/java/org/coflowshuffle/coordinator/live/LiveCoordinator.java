@@ -382,14 +382,26 @@ public final class LiveCoordinator implements ShuffleCoordinator {
     if (c == null) {
       return Double.POSITIVE_INFINITY;
     }
-    ratesStale |= c.running(reducer, true);
-    ratesStale |= c.runsOn(reducer, fetcher);
+    fetching(shuffleId, reducer, fetcher);
     double now = clock.getAsDouble();
     if (ratesStale || now >= ratesWakeUp) {
       decideRates(now);
     }
     double r = c.rateOf(shuffleId, reducer, source);
     return Double.isNaN(r) ? Double.POSITIVE_INFINITY : r;
+  }
+
+  /**
+   * Marks a reducer as fetching, on {@code fetcher} (null if unknown), until {@link #reducerDone},
+   * without deciding: what {@link #rate} does first, for a server that decides once for every
+   * request it has queued (see {@link #refreshRates}). Unknown shuffles are ignored.
+   */
+  public synchronized void fetching(int shuffleId, int reducer, String fetcher) {
+    FetchingCoflow c = fetchingWith(shuffleId);
+    if (c != null) {
+      ratesStale |= c.running(reducer, true);
+      ratesStale |= c.runsOn(reducer, fetcher);
+    }
   }
 
   /**

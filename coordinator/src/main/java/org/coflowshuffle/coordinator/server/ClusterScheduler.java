@@ -7,7 +7,6 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.function.DoubleSupplier;
 import java.util.stream.Collectors;
 import org.coflowshuffle.coordinator.live.ExecutorSlots;
@@ -41,7 +40,11 @@ final class ClusterScheduler {
   private static final class Subscription {
     final Peer peer;
     final String fetcher;
-    Double sent = Double.NaN;
+
+    /** The rate last sent; NaN for "not paced", as {@link #rateOf} gives it. */
+    double sent;
+
+    boolean answered;
 
     /** The coordinator's indices of this flow's parts; null until the shuffle is fetching. */
     int[] flows;
@@ -187,11 +190,13 @@ final class ClusterScheduler {
       for (Map.Entry<FlowKey, Subscription> f : subs.flows.entrySet()) {
         FlowKey k = f.getKey();
         Subscription s = f.getValue();
-        Double rate = rateOf(rates, s.flows);
-        if (changed(s.sent, rate)) {
+        double rate = rateOf(rates, s.flows);
+        if (!s.answered || changed(s.sent, rate)) {
           s.sent = rate;
+          s.answered = true;
+          Double paced = Double.isNaN(rate) ? null : rate;
           out.computeIfAbsent(s.peer, p -> new ArrayList<>())
-              .add(new Message.FlowRate(as.app(), as.shuffle(), k.reducer(), k.source(), rate));
+              .add(new Message.FlowRate(as.app(), as.shuffle(), k.reducer(), k.source(), paced));
         }
       }
     }
@@ -228,20 +233,16 @@ final class ClusterScheduler {
           live.flowsOf(id, w.key().reducer(), executor(w.shuffle().app(), w.key().source()));
       if (flows != null) {
         w.subscription().flows = flows;
-        live.rate(
-            id,
-            w.key().reducer(),
-            executor(w.shuffle().app(), w.key().source()),
-            w.subscription().fetcher);
+        live.fetching(id, w.key().reducer(), w.subscription().fetcher);
         it.remove();
       }
     }
   }
 
-  /** The rate of a flow made of the given parts; null (unpaced) when no decision covers it. */
-  private static Double rateOf(double[] rates, int[] parts) {
+  /** The rate of a flow made of the given parts; NaN (unpaced) when no decision covers it. */
+  private static double rateOf(double[] rates, int[] parts) {
     if (rates == null || parts == null) {
-      return null;
+      return Double.NaN;
     }
     double sum = 0;
     for (int k : parts) {
@@ -255,12 +256,12 @@ final class ClusterScheduler {
    * waiting, or moves by more than the configured tolerance. Smaller moves are not worth a message:
    * a decision reshuffles what is left to every coflow behind the one that changed.
    */
-  private boolean changed(Double sent, Double rate) {
-    if (sent == null || rate == null || sent.isNaN()) {
-      return !Objects.equals(sent, rate);
+  private boolean changed(double sent, double rate) {
+    if (Double.isNaN(sent) || Double.isNaN(rate)) {
+      return Double.isNaN(sent) != Double.isNaN(rate);
     }
     if (sent == 0 || rate == 0) {
-      return sent.doubleValue() != rate.doubleValue();
+      return sent != rate;
     }
     return Math.abs(rate - sent) > conf.rateTolerance() * Math.max(rate, sent);
   }
@@ -405,7 +406,7 @@ final class ClusterScheduler {
     Subscriptions subs = subscriptions.computeIfAbsent(as, k -> new Subscriptions());
     subs.flows.put(key, s);
     subs.version = Long.MIN_VALUE;
-    live.rate(id, r.reducer(), source, fetcher); // the reducer is fetching now
+    live.fetching(id, r.reducer(), fetcher); // decided with every other request queued
     s.flows = live.flowsOf(id, r.reducer(), source);
     if (s.flows == null && live.ratesVersion(id) < 0) {
       waiting.add(new Waiting(as, key, s)); // asked before its shuffle was placed
