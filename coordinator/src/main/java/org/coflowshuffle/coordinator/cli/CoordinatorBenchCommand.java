@@ -31,20 +31,23 @@ import org.coflowshuffle.coordinator.server.CoordinatorServer;
 
 /**
  * {@code coflow bench coordinator [--hosts 100] [--coflows 100] [--maps 10] [--reducers 10]
- * [--fetchers 4] [--events 200000] [--paced-rate 2000] [--paced-seconds 5] [--policy rpc]
- * [--connect HOST:PORT --http HOST:PORT] [--json]}: drives a coordinator over loopback sockets as a
- * cluster would, and prints how fast it keeps up. The coordinator runs in this JVM unless {@code
- * --connect} names one already running (with {@code --http}, its status port): then the benchmark's
- * own threads do not compete with it for a JVM, and latency comes from its metrics.
+ * [--fetchers 4] [--events 200000] [--paced-rate 2000] [--warmup-seconds 3] [--paced-seconds 5]
+ * [--policy rpc] [--connect HOST:PORT --http HOST:PORT] [--json]}: drives a coordinator over
+ * loopback sockets as a cluster would, and prints how fast it keeps up. The coordinator runs in
+ * this JVM unless {@code --connect} names one already running (with {@code --http}, its status
+ * port): then the benchmark's own threads do not compete with it for a JVM, and latency comes from
+ * its metrics.
  *
  * <p>One driver registers an application with one executor per host, {@code coflows} shuffles with
  * random map output, and asks where each shuffle's reducers go. Fetcher connections then ask the
  * rate of every flow that crosses the network, and send flow events (progress reports, each a
- * reason to decide again): first at {@code paced-rate} events per second for {@code paced-seconds},
- * giving the decision latency a cluster at that rate sees, from the coordinator's metrics (from the
- * first event a decision answers until its rates are handed to the network); then as fast as they
- * can ({@code events}, giving events per second). {@code --policy} chooses the scheme of a
- * coordinator run here; one connected to keeps its own.
+ * reason to decide again): first at {@code paced-rate} events per second, for {@code
+ * warmup-seconds} unmeasured (a coordinator that has run a while, its code compiled, not a JVM's
+ * first seconds) and then for {@code paced-seconds}, giving the decision latency a cluster at that
+ * rate sees, from the coordinator's metrics (from the first event a decision answers until its
+ * rates are handed to the network); then as fast as they can ({@code events}, giving events per
+ * second). {@code --policy} chooses the scheme of a coordinator run here; one connected to keeps
+ * its own.
  */
 public final class CoordinatorBenchCommand implements Command {
 
@@ -102,6 +105,7 @@ public final class CoordinatorBenchCommand implements Command {
       int fetchers,
       int events,
       int pacedRate,
+      int warmupSeconds,
       int pacedSeconds,
       int completionEvery,
       String policy,
@@ -121,6 +125,7 @@ public final class CoordinatorBenchCommand implements Command {
                   "--fetchers",
                   "--events",
                   "--paced-rate",
+                  "--warmup-seconds",
                   "--paced-seconds",
                   "--completion-every",
                   "--policy",
@@ -141,6 +146,7 @@ public final class CoordinatorBenchCommand implements Command {
           f.positiveInt("--fetchers", 4),
           f.positiveInt("--events", 200_000),
           f.positiveInt("--paced-rate", 2000),
+          f.nonNegativeInt("--warmup-seconds", 3),
           f.positiveInt("--paced-seconds", 5),
           f.positiveInt("--completion-every", 10),
           f.string("--policy", "rpc"),
@@ -229,23 +235,18 @@ public final class CoordinatorBenchCommand implements Command {
         Collections.shuffle(order, random);
         Deque<Integer> unfinished = new ConcurrentLinkedDeque<>(order);
 
-        // Paced first, while most flows are unfinished: the latency a cluster at this rate sees.
-        long[] before = server.mark();
-        long interval = 1_000_000_000L / pacedRate;
-        int paced = pacedRate * set.pacedSeconds();
-        long start = System.nanoTime();
-        for (int e = 0; e < paced; e++) {
-          long due = start + e * interval;
-          long wait = due - System.nanoTime();
-          if (wait > 0) {
-            Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
-          }
-          clients
-              .get(e % fetchers)
-              .send(event(app, flows, unfinished, random, e % completionEvery == 0));
-        }
+        // Paced first, while most flows are unfinished: the latency a cluster at this rate sees,
+        // after a warm-up at the same pace that is not measured.
+        pace(clients, app, flows, unfinished, random, set, set.warmupSeconds());
         for (CoordinatorClient c : clients) {
           barrier(c, 3);
+        }
+        long[] before = server.mark();
+        int paced = pacedRate * set.pacedSeconds();
+        long start = System.nanoTime();
+        pace(clients, app, flows, unfinished, random, set, set.pacedSeconds());
+        for (CoordinatorClient c : clients) {
+          barrier(c, 4);
         }
         double pacedElapsed = (System.nanoTime() - start) / 1e9;
         Window pacedWindow = server.since(before);
@@ -479,6 +480,29 @@ public final class CoordinatorBenchCommand implements Command {
    * A flow event: the completion of the next unfinished flow (all it has left), or 4 KiB of
    * progress of a random one (also when every flow is finished).
    */
+  /** Sends {@code set.pacedRate()} events a second for {@code seconds}, over the fetchers. */
+  private static void pace(
+      List<CoordinatorClient> clients,
+      String app,
+      List<FlowRef> flows,
+      Deque<Integer> unfinished,
+      Random random,
+      Setting set,
+      int seconds)
+      throws IOException, InterruptedException {
+    long interval = 1_000_000_000L / set.pacedRate();
+    long start = System.nanoTime();
+    for (int e = 0; e < set.pacedRate() * seconds; e++) {
+      long wait = start + e * interval - System.nanoTime();
+      if (wait > 0) {
+        Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
+      }
+      clients
+          .get(e % clients.size())
+          .send(event(app, flows, unfinished, random, e % set.completionEvery() == 0));
+    }
+  }
+
   private static Message event(
       String app, List<FlowRef> flows, Deque<Integer> unfinished, Random r, boolean completion) {
     Integer next = completion ? unfinished.poll() : null;

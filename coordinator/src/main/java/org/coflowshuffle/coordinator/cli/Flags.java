@@ -51,6 +51,23 @@ public final class Flags {
     return list[0];
   }
 
+  public int nonNegativeInt(String name, int fallback) {
+    if (!has(name)) {
+      return fallback;
+    }
+    String text = values.get(name);
+    try {
+      int v = Integer.parseInt(text.trim());
+      if (v < 0) {
+        throw new NumberFormatException();
+      }
+      return v;
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(
+          name + ": expected an integer of 0 or more, got \"" + text + "\"");
+    }
+  }
+
   public int[] positiveInts(String name, int... fallback) {
     if (!has(name)) {
       return fallback;

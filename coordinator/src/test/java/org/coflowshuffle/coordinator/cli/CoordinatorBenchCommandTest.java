@@ -28,6 +28,8 @@ class CoordinatorBenchCommandTest {
     "400",
     "--paced-rate",
     "200",
+    "--warmup-seconds",
+    "0", // a warm-up would finish these few flows before the measured phase
     "--paced-seconds",
     "1",
     "--json"
@@ -108,5 +110,10 @@ class CoordinatorBenchCommandTest {
     r = bench(with("--connect", "127.0.0.1:1"));
     assertEquals(Command.USAGE, r.status());
     assertTrue(r.err().contains("--connect and --http go together"), r.err());
+    r = bench(with("--warmup-seconds", "-1"));
+    assertEquals(Command.USAGE, r.status());
+    assertEquals(
+        "coflow bench coordinator: --warmup-seconds: expected an integer of 0 or more, got \"-1\"\n",
+        r.err());
   }
 }
