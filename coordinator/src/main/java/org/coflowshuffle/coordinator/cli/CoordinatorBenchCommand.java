@@ -31,7 +31,7 @@ import org.coflowshuffle.coordinator.server.CoordinatorServer;
 
 /**
  * {@code coflow bench coordinator [--hosts 100] [--coflows 100] [--maps 10] [--reducers 10]
- * [--fetchers 4] [--events 200000] [--paced-rate 2000] [--warmup-seconds 3] [--paced-seconds 5]
+ * [--fetchers 4] [--events 200000] [--paced-rate 2000] [--warmup-seconds 10] [--paced-seconds 5]
  * [--policy rpc] [--connect HOST:PORT --http HOST:PORT] [--json]}: drives a coordinator over
  * loopback sockets as a cluster would, and prints how fast it keeps up. The coordinator runs in
  * this JVM unless {@code --connect} names one already running (with {@code --http}, its status
@@ -146,7 +146,7 @@ public final class CoordinatorBenchCommand implements Command {
           f.positiveInt("--fetchers", 4),
           f.positiveInt("--events", 200_000),
           f.positiveInt("--paced-rate", 2000),
-          f.nonNegativeInt("--warmup-seconds", 3),
+          f.nonNegativeInt("--warmup-seconds", 10),
           f.positiveInt("--paced-seconds", 5),
           f.positiveInt("--completion-every", 10),
           f.string("--policy", "rpc"),
