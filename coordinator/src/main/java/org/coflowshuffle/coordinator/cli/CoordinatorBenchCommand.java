@@ -476,10 +476,6 @@ public final class CoordinatorBenchCommand implements Command {
     return bounds.get(bounds.size() - 2);
   }
 
-  /**
-   * A flow event: the completion of the next unfinished flow (all it has left), or 4 KiB of
-   * progress of a random one (also when every flow is finished).
-   */
   /** Sends {@code set.pacedRate()} events a second for {@code seconds}, over the fetchers. */
   private static void pace(
       List<CoordinatorClient> clients,
@@ -503,6 +499,10 @@ public final class CoordinatorBenchCommand implements Command {
     }
   }
 
+  /**
+   * A flow event: the completion of the next unfinished flow (all it has left), or 4 KiB of
+   * progress of a random one (also when every flow is finished).
+   */
   private static Message event(
       String app, List<FlowRef> flows, Deque<Integer> unfinished, Random r, boolean completion) {
     Integer next = completion ? unfinished.poll() : null;
