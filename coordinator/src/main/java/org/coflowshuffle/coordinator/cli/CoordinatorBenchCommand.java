@@ -24,6 +24,8 @@ import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.coflowshuffle.coordinator.client.CoordinatorClient;
 import org.coflowshuffle.coordinator.protocol.Message;
 import org.coflowshuffle.coordinator.server.CoordinatorConf;
@@ -53,6 +55,7 @@ public final class CoordinatorBenchCommand implements Command {
 
   private static final String PREFIX = "coflow bench coordinator: ";
   private static final Duration WAIT = Duration.ofSeconds(120);
+  private static final long PING_SECONDS = 1;
 
   @Override
   public String summary() {
@@ -211,6 +214,26 @@ public final class CoordinatorBenchCommand implements Command {
         }
       }
 
+      // The driver has nothing more to say while the fetchers run, and a coordinator drops a
+      // client that stays silent for its timeout (30 s by default): it pings, as Spark's does.
+      ScheduledExecutorService keepAlive =
+          Executors.newSingleThreadScheduledExecutor(
+              r -> {
+                Thread t = new Thread(r, "bench-driver-ping");
+                t.setDaemon(true);
+                return t;
+              });
+      keepAlive.scheduleAtFixedRate(
+          () -> {
+            try {
+              driver.send(new Message.Ping(-1));
+            } catch (IOException e) {
+              // the connection is gone: the phase that needs it reports that
+            }
+          },
+          PING_SECONDS,
+          PING_SECONDS,
+          TimeUnit.SECONDS);
       List<CoordinatorClient> clients = new ArrayList<>();
       try {
         for (int i = 0; i < fetchers; i++) {
@@ -312,6 +335,7 @@ public final class CoordinatorBenchCommand implements Command {
         }
         return 0;
       } finally {
+        keepAlive.shutdownNow();
         for (CoordinatorClient c : clients) {
           c.close();
         }

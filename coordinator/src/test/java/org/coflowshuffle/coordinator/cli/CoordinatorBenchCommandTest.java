@@ -103,6 +103,30 @@ class CoordinatorBenchCommandTest {
   }
 
   @Test
+  void theDriverStaysConnectedWhileTheFetchersRun() throws Exception {
+    // The driver says nothing after placing; silent past the coordinator's client timeout, it
+    // would be dropped with its application, and the fetchers' events refused.
+    CoordinatorConf conf =
+        CoordinatorConf.from(
+            Map.of(
+                CoordinatorConf.PORT.name(), "0",
+                CoordinatorConf.HTTP_PORT.name(), "0",
+                CoordinatorConf.CLIENT_TIMEOUT.name(), "3s"));
+    try (CoordinatorServer server = CoordinatorServer.start(conf)) {
+      Ran r =
+          bench(
+              with(
+                  "--connect",
+                  "127.0.0.1:" + server.address().getPort(),
+                  "--http",
+                  "127.0.0.1:" + server.httpAddress().getPort(),
+                  "--warmup-seconds",
+                  "5"));
+      assertEquals(0, r.status(), r.err());
+    }
+  }
+
+  @Test
   void badAddressesGetOneLine() {
     Ran r = bench(with("--connect", "nowhere", "--http", "127.0.0.1:1"));
     assertEquals(Command.USAGE, r.status());
