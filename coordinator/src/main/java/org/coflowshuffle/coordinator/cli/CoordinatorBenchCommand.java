@@ -4,12 +4,14 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -27,6 +29,10 @@ import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.coflowshuffle.coordinator.client.CoordinatorClient;
+import org.coflowshuffle.coordinator.live.ExecutorSlots;
+import org.coflowshuffle.coordinator.live.LiveCoordinator;
+import org.coflowshuffle.coordinator.live.PlacementUnavailable;
+import org.coflowshuffle.coordinator.live.ShufflePlacement;
 import org.coflowshuffle.coordinator.protocol.Message;
 import org.coflowshuffle.coordinator.server.CoordinatorConf;
 import org.coflowshuffle.coordinator.server.CoordinatorServer;
@@ -34,11 +40,11 @@ import org.coflowshuffle.coordinator.server.CoordinatorServer;
 /**
  * {@code coflow bench coordinator [--hosts 100] [--coflows 100] [--maps 10] [--reducers 10]
  * [--fetchers 4] [--events 200000] [--paced-rate 2000] [--warmup-seconds 10] [--paced-seconds 5]
- * [--policy rpc] [--connect HOST:PORT --http HOST:PORT] [--json]}: drives a coordinator over
- * loopback sockets as a cluster would, and prints how fast it keeps up. The coordinator runs in
- * this JVM unless {@code --connect} names one already running (with {@code --http}, its status
- * port): then the benchmark's own threads do not compete with it for a JVM, and latency comes from
- * its metrics.
+ * [--policy rpc] [--connect HOST:PORT --http HOST:PORT | --direct [--decisions 1000]] [--json]}:
+ * drives a coordinator over loopback sockets as a cluster would, and prints how fast it keeps up.
+ * The coordinator runs in this JVM unless {@code --connect} names one already running (with {@code
+ * --http}, its status port): then the benchmark's own threads do not compete with it for a JVM, and
+ * latency comes from its metrics.
  *
  * <p>One driver registers an application with one executor per host, {@code coflows} shuffles with
  * random map output, and asks where each shuffle's reducers go. Fetcher connections then ask the
@@ -50,6 +56,11 @@ import org.coflowshuffle.coordinator.server.CoordinatorServer;
  * rates are handed to the network); then as fast as they can ({@code events}, giving events per
  * second). {@code --policy} chooses the scheme of a coordinator run here; one connected to keeps
  * its own.
+ *
+ * <p>{@code --direct} times the decisions alone: the same cluster and shuffles on a {@link
+ * LiveCoordinator} called in this thread, no sockets, a decision after every completion, {@code
+ * decisions} of them timed after half as many again unmeasured (warm-up). It says what a decision
+ * costs without the network, the pushes and a busy machine around it.
  */
 public final class CoordinatorBenchCommand implements Command {
 
@@ -81,6 +92,14 @@ public final class CoordinatorBenchCommand implements Command {
     } catch (IllegalArgumentException e) {
       err.println(PREFIX + e.getMessage());
       return USAGE;
+    }
+    if (set.direct()) {
+      try {
+        return direct(conf, set, out);
+      } catch (PlacementUnavailable e) {
+        err.println(PREFIX + SolveCommand.oneLine(String.valueOf(e.getMessage())));
+        return FAILURE;
+      }
     }
     ExecutorService threads = Executors.newFixedThreadPool(set.fetchers());
     CoordinatorServer local = null;
@@ -114,6 +133,8 @@ public final class CoordinatorBenchCommand implements Command {
       String policy,
       InetSocketAddress connect,
       InetSocketAddress http,
+      boolean direct,
+      int decisions,
       boolean json) {
 
     static Setting parse(String[] args) {
@@ -133,13 +154,17 @@ public final class CoordinatorBenchCommand implements Command {
                   "--completion-every",
                   "--policy",
                   "--connect",
-                  "--http"),
-              Set.of("--json"));
+                  "--http",
+                  "--decisions"),
+              Set.of("--json", "--direct"));
       InetSocketAddress connect =
           f.has("--connect") ? address("--connect", f.string("--connect", "")) : null;
       InetSocketAddress http = f.has("--http") ? address("--http", f.string("--http", "")) : null;
       if ((connect == null) != (http == null)) {
         throw new IllegalArgumentException("--connect and --http go together");
+      }
+      if (connect != null && f.has("--direct")) {
+        throw new IllegalArgumentException("--direct times a coordinator here, not --connect");
       }
       return new Setting(
           f.positiveInt("--hosts", 100),
@@ -155,6 +180,8 @@ public final class CoordinatorBenchCommand implements Command {
           f.string("--policy", "rpc"),
           connect,
           http,
+          f.has("--direct"),
+          f.positiveInt("--decisions", 1000),
           f.has("--json"));
     }
   }
@@ -498,6 +525,97 @@ public final class CoordinatorBenchCommand implements Command {
       }
     }
     return bounds.get(bounds.size() - 2);
+  }
+
+  /** The {@code --direct} mode: see the class comment. */
+  private static int direct(CoordinatorConf conf, Setting set, PrintStream out)
+      throws PlacementUnavailable {
+    long t0 = System.nanoTime();
+    LiveCoordinator live =
+        new LiveCoordinator(
+            conf.policy(),
+            conf.options(),
+            conf.hostBytesPerSecond(),
+            conf.hostBandwidth(),
+            () -> (System.nanoTime() - t0) / 1e9);
+    for (int h = 0; h < set.hosts(); h++) {
+      live.executorAdded(new ExecutorSlots(String.valueOf(h), "h" + h, 1));
+    }
+    Random random = new Random(1);
+    List<FlowRef> flows = new ArrayList<>();
+    for (int s = 0; s < set.coflows(); s++) {
+      String[] mapExecutor = new String[set.maps()];
+      for (int m = 0; m < set.maps(); m++) {
+        long[] bytes = new long[set.reducers()];
+        for (int r = 0; r < bytes.length; r++) {
+          bytes[r] = 1_000_000L + random.nextInt(100_000_000);
+        }
+        mapExecutor[m] = String.valueOf(random.nextInt(set.hosts()));
+        live.mapOutput(s, m, mapExecutor[m], bytes);
+      }
+      ShufflePlacement p = live.place(s, set.maps(), set.reducers());
+      for (int r = 0; r < set.reducers(); r++) {
+        String at = p.executorOf(r).executorId();
+        for (String src : Arrays.stream(mapExecutor).distinct().toList()) {
+          if (!src.equals(at)) {
+            flows.add(new FlowRef(s, r, src, at));
+            live.fetching(s, r, at);
+          }
+        }
+      }
+    }
+    live.refreshRates();
+    List<Integer> order = new ArrayList<>();
+    for (int k = 0; k < flows.size(); k++) {
+      order.add(k);
+    }
+    Collections.shuffle(order, random);
+    Deque<Integer> unfinished = new ArrayDeque<>(order);
+    int warmUp = set.decisions() / 2;
+    double[] seconds = new double[set.decisions()];
+    int timed = 0;
+    for (int d = 0; d < warmUp + set.decisions(); d++) {
+      for (int e = 1; e < set.completionEvery(); e++) {
+        FlowRef f = flows.get(random.nextInt(flows.size()));
+        live.delivered(f.shuffle(), f.reducer(), f.source(), 4096);
+      }
+      Integer next = unfinished.poll();
+      if (next == null) {
+        break; // every flow finished
+      }
+      FlowRef f = flows.get(next);
+      live.delivered(f.shuffle(), f.reducer(), f.source(), Long.MAX_VALUE);
+      long start = System.nanoTime();
+      live.refreshRates();
+      if (d >= warmUp) {
+        seconds[timed++] = (System.nanoTime() - start) / 1e9;
+      }
+    }
+    double[] sorted = Arrays.copyOf(seconds, timed);
+    Arrays.sort(sorted);
+    Map<String, Object> r = new LinkedHashMap<>();
+    r.put("policy", conf.policy());
+    r.put("hosts", set.hosts());
+    r.put("coflows", set.coflows());
+    r.put("flows", flows.size());
+    r.put("decisions", timed);
+    r.put("decisionMeanMs", ms(Arrays.stream(sorted).average().orElse(Double.NaN)));
+    r.put("decisionP50Ms", ms(quantile(sorted, 0.5)));
+    r.put("decisionP99Ms", ms(quantile(sorted, 0.99)));
+    if (set.json()) {
+      try {
+        out.println(new ObjectMapper().writeValueAsString(r));
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    } else {
+      out.printf(
+          Locale.ROOT,
+          "decisions alone, policy %s: %d hosts, %d coflows, %d flows%n"
+              + "  %d decisions after a warm-up: mean %.3f ms, p50 %.3f ms, p99 %.3f ms%n",
+          r.values().toArray());
+    }
+    return 0;
   }
 
   /** Sends {@code set.pacedRate()} events a second for {@code seconds}, over the fetchers. */

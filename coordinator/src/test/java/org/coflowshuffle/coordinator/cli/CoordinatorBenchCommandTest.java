@@ -127,6 +127,19 @@ class CoordinatorBenchCommandTest {
   }
 
   @Test
+  void timesDecisionsAloneWithoutSockets() throws Exception {
+    Ran r = bench(with("--direct", "--decisions", "4"));
+    assertEquals(0, r.status(), r.err());
+    JsonNode json = new ObjectMapper().readTree(r.out().strip());
+    assertEquals(4, json.get("decisions").asInt(), r.out());
+    assertTrue(json.get("decisionP99Ms").asDouble() >= json.get("decisionP50Ms").asDouble());
+    assertTrue(json.get("decisionP50Ms").asDouble() > 0, r.out());
+    r = bench(with("--direct", "--connect", "127.0.0.1:1", "--http", "127.0.0.1:2"));
+    assertEquals(Command.USAGE, r.status());
+    assertTrue(r.err().contains("--direct times a coordinator here"), r.err());
+  }
+
+  @Test
   void badAddressesGetOneLine() {
     Ran r = bench(with("--connect", "nowhere", "--http", "127.0.0.1:1"));
     assertEquals(Command.USAGE, r.status());
