@@ -11,7 +11,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -28,6 +27,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntFunction;
 import org.coflowshuffle.coordinator.client.CoordinatorClient;
 import org.coflowshuffle.coordinator.live.ExecutorSlots;
 import org.coflowshuffle.coordinator.live.LiveCoordinator;
@@ -75,6 +75,45 @@ public final class CoordinatorBenchCommand implements Command {
 
   /** A flow a fetcher asks the rate of: reducer r of shuffle s, placed on at, from source. */
   private record FlowRef(int shuffle, int reducer, String source, String at) {}
+
+  /** One shuffle's map output: per map, its executor and its bytes for each reducer. */
+  private record MapOutputs(String[] executor, long[][] bytes) {
+
+    /** 1–100 MB per map and reducer, each map on a random one of the hosts' executors. */
+    static MapOutputs draw(Setting set, Random random) {
+      String[] executor = new String[set.maps()];
+      long[][] bytes = new long[set.maps()][set.reducers()];
+      for (int m = 0; m < executor.length; m++) {
+        for (int r = 0; r < set.reducers(); r++) {
+          bytes[m][r] = 1_000_000L + random.nextInt(100_000_000);
+        }
+        executor[m] = String.valueOf(random.nextInt(set.hosts()));
+      }
+      return new MapOutputs(executor, bytes);
+    }
+
+    /** Adds shuffle {@code s}'s flows that cross the network, its reducers placed on {@code at}. */
+    void addFlows(List<FlowRef> flows, int s, IntFunction<String> at) {
+      List<String> sources = Arrays.stream(executor).distinct().toList();
+      for (int r = 0; r < bytes[0].length; r++) {
+        for (String src : sources) {
+          if (!src.equals(at.apply(r))) {
+            flows.add(new FlowRef(s, r, src, at.apply(r)));
+          }
+        }
+      }
+    }
+  }
+
+  /** The flows' indices in a random order: the order completions finish them, each once. */
+  private static Deque<Integer> completionOrder(List<FlowRef> flows, Random random) {
+    List<Integer> order = new ArrayList<>();
+    for (int k = 0; k < flows.size(); k++) {
+      order.add(k);
+    }
+    Collections.shuffle(order, random);
+    return new ConcurrentLinkedDeque<>(order);
+  }
 
   @Override
   public int run(String[] args, PrintStream out, PrintStream err, InputStream in) {
@@ -213,15 +252,10 @@ public final class CoordinatorBenchCommand implements Command {
       List<FlowRef> flows = new ArrayList<>();
       for (int s = 0; s < coflows; s++) {
         driver.send(new Message.RegisterShuffle(app, s, maps, reducers));
-        String[] mapExecutor = new String[maps];
+        MapOutputs mo = MapOutputs.draw(set, random);
         for (int m = 0; m < maps; m++) {
-          long[] bytes = new long[reducers];
-          for (int r = 0; r < reducers; r++) {
-            bytes[r] = 1_000_000L + random.nextInt(100_000_000);
-          }
-          mapExecutor[m] = String.valueOf(random.nextInt(hosts));
-          driver.send(
-              new Message.MapOutput(app, s, m, "h" + mapExecutor[m], mapExecutor[m], bytes));
+          String at = mo.executor()[m];
+          driver.send(new Message.MapOutput(app, s, m, "h" + at, at, mo.bytes()[m]));
         }
         long t0 = System.nanoTime();
         driver.send(new Message.PlacementRequest(app, s, new int[] {s}));
@@ -231,14 +265,7 @@ public final class CoordinatorBenchCommand implements Command {
           err.println(PREFIX + "no placement: " + p.unavailable());
           return FAILURE;
         }
-        for (int r = 0; r < reducers; r++) {
-          String at = p.reducers().get(r).executor();
-          for (String src : Arrays.stream(mapExecutor).distinct().toList()) {
-            if (!src.equals(at)) {
-              flows.add(new FlowRef(s, r, src, at));
-            }
-          }
-        }
+        mo.addFlows(flows, s, r -> p.reducers().get(r).executor());
       }
 
       // The driver has nothing more to say while the fetchers run, and a coordinator drops a
@@ -277,13 +304,7 @@ public final class CoordinatorBenchCommand implements Command {
           barrier(c, 1);
         }
 
-        // Completions finish flows in a random order, each flow once.
-        List<Integer> order = new ArrayList<>();
-        for (int k = 0; k < flows.size(); k++) {
-          order.add(k);
-        }
-        Collections.shuffle(order, random);
-        Deque<Integer> unfinished = new ConcurrentLinkedDeque<>(order);
+        Deque<Integer> unfinished = completionOrder(flows, random);
 
         // Paced first, while most flows are unfinished: the latency a cluster at this rate sees,
         // after a warm-up at the same pace that is not measured.
@@ -531,46 +552,26 @@ public final class CoordinatorBenchCommand implements Command {
   private static int direct(CoordinatorConf conf, Setting set, PrintStream out)
       throws PlacementUnavailable {
     long t0 = System.nanoTime();
-    LiveCoordinator live =
-        new LiveCoordinator(
-            conf.policy(),
-            conf.options(),
-            conf.hostBytesPerSecond(),
-            conf.hostBandwidth(),
-            () -> (System.nanoTime() - t0) / 1e9);
+    LiveCoordinator live = conf.newLiveCoordinator(() -> (System.nanoTime() - t0) / 1e9);
     for (int h = 0; h < set.hosts(); h++) {
       live.executorAdded(new ExecutorSlots(String.valueOf(h), "h" + h, 1));
     }
     Random random = new Random(1);
     List<FlowRef> flows = new ArrayList<>();
     for (int s = 0; s < set.coflows(); s++) {
-      String[] mapExecutor = new String[set.maps()];
+      MapOutputs mo = MapOutputs.draw(set, random);
       for (int m = 0; m < set.maps(); m++) {
-        long[] bytes = new long[set.reducers()];
-        for (int r = 0; r < bytes.length; r++) {
-          bytes[r] = 1_000_000L + random.nextInt(100_000_000);
-        }
-        mapExecutor[m] = String.valueOf(random.nextInt(set.hosts()));
-        live.mapOutput(s, m, mapExecutor[m], bytes);
+        live.mapOutput(s, m, mo.executor()[m], mo.bytes()[m]);
       }
       ShufflePlacement p = live.place(s, set.maps(), set.reducers());
-      for (int r = 0; r < set.reducers(); r++) {
-        String at = p.executorOf(r).executorId();
-        for (String src : Arrays.stream(mapExecutor).distinct().toList()) {
-          if (!src.equals(at)) {
-            flows.add(new FlowRef(s, r, src, at));
-            live.fetching(s, r, at);
-          }
-        }
+      int first = flows.size();
+      mo.addFlows(flows, s, r -> p.executorOf(r).executorId());
+      for (FlowRef f : flows.subList(first, flows.size())) {
+        live.fetching(f.shuffle(), f.reducer(), f.at());
       }
     }
     live.refreshRates();
-    List<Integer> order = new ArrayList<>();
-    for (int k = 0; k < flows.size(); k++) {
-      order.add(k);
-    }
-    Collections.shuffle(order, random);
-    Deque<Integer> unfinished = new ArrayDeque<>(order);
+    Deque<Integer> unfinished = completionOrder(flows, random);
     int warmUp = set.decisions() / 2;
     double[] seconds = new double[set.decisions()];
     int timed = 0;

@@ -91,9 +91,7 @@ final class ClusterScheduler {
 
   ClusterScheduler(CoordinatorConf conf, DoubleSupplier clock) {
     this.conf = conf;
-    this.live =
-        new LiveCoordinator(
-            conf.policy(), conf.options(), conf.hostBytesPerSecond(), conf.hostBandwidth(), clock);
+    this.live = conf.newLiveCoordinator(clock);
   }
 
   /**

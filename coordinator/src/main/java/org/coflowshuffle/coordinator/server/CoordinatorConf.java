@@ -4,7 +4,9 @@ import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.List;
 import java.util.Map;
+import java.util.function.DoubleSupplier;
 import org.coflowshuffle.config.ConfigKey;
+import org.coflowshuffle.coordinator.live.LiveCoordinator;
 import org.coflowshuffle.core.policy.SchemeOptions;
 import org.coflowshuffle.core.scheme.Schemes;
 
@@ -190,6 +192,11 @@ public record CoordinatorConf(
 
   public CoordinatorConf {
     hostBandwidth = Map.copyOf(hostBandwidth);
+  }
+
+  /** The scheduling core these settings describe: scheme, options and link speeds. */
+  public LiveCoordinator newLiveCoordinator(DoubleSupplier clock) {
+    return new LiveCoordinator(policy, options, hostBytesPerSecond, hostBandwidth, clock);
   }
 
   /**

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.coflowshuffle.coordinator.server.CoordinatorConf;
@@ -46,6 +48,32 @@ class CoordinatorBenchCommandTest {
     return all;
   }
 
+  /** A coordinator on free ports with one setting of the test's. */
+  private static CoordinatorServer server(String key, String value) throws IOException {
+    return CoordinatorServer.start(
+        CoordinatorConf.from(
+            Map.of(
+                CoordinatorConf.PORT.name(),
+                "0",
+                CoordinatorConf.HTTP_PORT.name(),
+                "0",
+                key,
+                value)));
+  }
+
+  /** The small benchmark against {@code server}'s ports, then {@code more}. */
+  private static String[] connectedTo(CoordinatorServer server, String... more) {
+    String[] ports = {
+      "--connect",
+      "127.0.0.1:" + server.address().getPort(),
+      "--http",
+      "127.0.0.1:" + server.httpAddress().getPort()
+    };
+    String[] all = Arrays.copyOf(ports, ports.length + more.length);
+    System.arraycopy(more, 0, all, ports.length, more.length);
+    return with(all);
+  }
+
   @Test
   void quantilesOfAHistogramInterpolateWithinTheirBucket() {
     List<Double> bounds = List.of(0.001, 0.01, Double.POSITIVE_INFINITY);
@@ -66,21 +94,9 @@ class CoordinatorBenchCommandTest {
 
   @Test
   void drivesACoordinatorRunningElsewhereThroughItsPorts() throws Exception {
-    CoordinatorConf conf =
-        CoordinatorConf.from(
-            Map.of(
-                CoordinatorConf.PORT.name(), "0",
-                CoordinatorConf.HTTP_PORT.name(), "0",
-                CoordinatorConf.POLICY.name(), "varys"));
-    try (CoordinatorServer server = CoordinatorServer.start(conf)) {
+    try (CoordinatorServer server = server(CoordinatorConf.POLICY.name(), "varys")) {
       long before = server.decisions();
-      Ran r =
-          bench(
-              with(
-                  "--connect",
-                  "127.0.0.1:" + server.address().getPort(),
-                  "--http",
-                  "127.0.0.1:" + server.httpAddress().getPort()));
+      Ran r = bench(connectedTo(server));
       assertEquals(0, r.status(), r.err());
       JsonNode json = new ObjectMapper().readTree(r.out().strip());
       long decided = json.get("pacedDecisions").asLong() + json.get("openDecisions").asLong();
@@ -106,22 +122,8 @@ class CoordinatorBenchCommandTest {
   void theDriverStaysConnectedWhileTheFetchersRun() throws Exception {
     // The driver says nothing after placing; silent past the coordinator's client timeout, it
     // would be dropped with its application, and the fetchers' events refused.
-    CoordinatorConf conf =
-        CoordinatorConf.from(
-            Map.of(
-                CoordinatorConf.PORT.name(), "0",
-                CoordinatorConf.HTTP_PORT.name(), "0",
-                CoordinatorConf.CLIENT_TIMEOUT.name(), "3s"));
-    try (CoordinatorServer server = CoordinatorServer.start(conf)) {
-      Ran r =
-          bench(
-              with(
-                  "--connect",
-                  "127.0.0.1:" + server.address().getPort(),
-                  "--http",
-                  "127.0.0.1:" + server.httpAddress().getPort(),
-                  "--warmup-seconds",
-                  "5"));
+    try (CoordinatorServer server = server(CoordinatorConf.CLIENT_TIMEOUT.name(), "3s")) {
+      Ran r = bench(connectedTo(server, "--warmup-seconds", "5"));
       assertEquals(0, r.status(), r.err());
     }
   }
