@@ -118,6 +118,21 @@ class SparkPluginIT {
     return sum;
   }
 
+  /**
+   * Every query ran reduce tasks, and at least 95% of them ran where the coordinator placed them.
+   */
+  private static void assertPlaced(JsonNode run, List<String> queries) {
+    int tasks = 0;
+    int placed = 0;
+    for (String q : queries) {
+      JsonNode p = run.get("placement").get(q);
+      assertTrue(p.get("reduceTasks").asInt() > 0, q + " ran reduce tasks");
+      tasks += p.get("reduceTasks").asInt();
+      placed += p.get("placed").asInt();
+    }
+    assertTrue(placed >= 0.95 * tasks, "placement match " + placed + "/" + tasks);
+  }
+
   @Test
   void pluginGivesStockResultsAndPlacesRddAndSqlReducers() throws Exception {
     // As on a real cluster, where executors sit on different hosts: fetches cross the network.
@@ -125,9 +140,8 @@ class SparkPluginIT {
         differential("plugin", plugin(Map.of("spark.shuffle.readHostLocalDisk", "false")), true);
     assertSameResults(run, "plugin");
     assertTrue(pacedBytes(run) > 1_000_000, "remote shuffle blocks went through the paced fetch");
-    int tasks = 0;
-    int placed = 0;
-    for (String q :
+    assertPlaced(
+        run,
         List.of(
             "rdd reduceByKey",
             "rdd groupByKey",
@@ -135,13 +149,15 @@ class SparkPluginIT {
             "rdd join",
             "sql join (AQE off)",
             "sql aggregate (AQE off)",
-            "sql order by (AQE off)")) {
-      JsonNode p = run.get("placement").get(q);
-      assertTrue(p.get("reduceTasks").asInt() > 0, q + " ran reduce tasks");
-      tasks += p.get("reduceTasks").asInt();
-      placed += p.get("placed").asInt();
-    }
-    assertTrue(placed >= 0.95 * tasks, "placement match " + placed + "/" + tasks);
+            "sql order by (AQE off)",
+            "sql join (AQE on)",
+            "sql aggregate (AQE on)",
+            "sql order by (AQE on)"));
+    JsonNode p = run.get("placement");
+    assertTrue(
+        p.get("sql join (AQE on)").get("reduceTasks").asInt()
+            < p.get("sql join (AQE off)").get("reduceTasks").asInt(),
+        "AQE coalesced the join's partitions, so its tasks read runs of reducers: " + p);
   }
 
   @Test
@@ -204,13 +220,14 @@ class SparkPluginIT {
       assertTrue(frames(server, "PLACEMENT_REQUEST") > 0, "placements were asked");
       assertTrue(frames(server, "RATE_REQUEST") > 0, "rates were asked");
       assertTrue(pacedBytes(run) > 1_000_000, "remote shuffle blocks went through the paced fetch");
-      int tasks = 0;
-      int placed = 0;
-      for (String q : List.of("rdd reduceByKey", "rdd groupByKey", "rdd sortByKey", "rdd join")) {
-        tasks += run.get("placement").get(q).get("reduceTasks").asInt();
-        placed += run.get("placement").get(q).get("placed").asInt();
-      }
-      assertTrue(placed >= 0.95 * tasks, "placement match " + placed + "/" + tasks);
+      assertPlaced(
+          run,
+          List.of(
+              "rdd reduceByKey",
+              "rdd groupByKey",
+              "rdd sortByKey",
+              "rdd join",
+              "sql join (AQE on)"));
       String log = Files.readString(work.resolve("differential-standalone.log"));
       assertTrue(log.contains("coflow: standalone coordinator at 127.0.0.1:"), "connected line");
     }

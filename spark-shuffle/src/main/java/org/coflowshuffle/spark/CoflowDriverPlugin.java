@@ -53,7 +53,7 @@ public final class CoflowDriverPlugin implements DriverPlugin {
       return Map.of();
     }
     ShuffleCoordinator coordinator = coordinator(sc, conf);
-    sc.addSparkListener(new ShuffleProgressListener(coordinator));
+    sc.addSparkListener(new ShuffleProgressListener(coordinator, CoflowDriverPlugin::placement));
     current = coordinator;
     statusLog.scheduleWithFixedDelay(
         () -> coordinator.status().forEach(line -> LOG.info("coflow: fetching {}", line)),

@@ -1,6 +1,7 @@
 package org.coflowshuffle.spark;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -19,6 +20,7 @@ import org.apache.spark.scheduler.ShuffleMapStage;
 import org.apache.spark.scheduler.Stage;
 import org.coflowshuffle.coordinator.live.ExecutorSlots;
 import org.coflowshuffle.coordinator.live.PlacementUnavailable;
+import org.coflowshuffle.coordinator.live.ReduceTaskRanges;
 import org.coflowshuffle.coordinator.live.ShuffleCoordinator;
 import org.coflowshuffle.coordinator.live.ShufflePlacement;
 import org.slf4j.Logger;
@@ -30,7 +32,8 @@ import scala.jdk.javaapi.CollectionConverters;
  * submitted it places the stage's coflow (every shuffle it reads); then, asked where reduce
  * partition r of a shuffle should run, it gives the chosen executor as {@code
  * executor_<host>_<id>}, which Spark treats as process-local, so it holds when several executors
- * share a host.
+ * share a host. A task that reads several reducers (adaptive execution coalesced them) is placed as
+ * one: its reducers all answer with its executor.
  *
  * <p>It runs inside Spark's scheduler thread, so it never throws: when the coordinator cannot place
  * a shuffle it answers null, which keeps Spark's answer, and logs why once per shuffle.
@@ -44,6 +47,10 @@ final class ReducerPlacer implements BiFunction<Object, Object, Object> {
 
   private final ShuffleCoordinator coordinator;
   private final Set<String> logged = ConcurrentHashMap.newKeySet();
+
+  /** Shuffles read by a stage that Spark places itself (see {@link CoalescedReads}). */
+  private final Set<Integer> sparks = ConcurrentHashMap.newKeySet();
+
   private final Map<Integer, ShufflePlacement> recent =
       new LinkedHashMap<>() {
         @Override
@@ -111,14 +118,24 @@ final class ReducerPlacer implements BiFunction<Object, Object, Object> {
       }
     }
     try {
-      remember(coordinator.placeTogether(ids, maps, reducers));
+      ReduceTaskRanges tasks;
+      try {
+        tasks = CoalescedReads.of(stage.rdd(), reducers);
+      } catch (PlacementUnavailable e) {
+        Arrays.stream(ids).forEach(sparks::add);
+        throw e;
+      }
+      remember(coordinator.placeTogether(ids, maps, tasks));
     } catch (PlacementUnavailable | RuntimeException e) {
-      warnOnce(java.util.Arrays.toString(ids), e.getMessage());
+      warnOnce(Arrays.toString(ids), e.getMessage());
     }
   }
 
   private Object location(ShuffleDependency<?, ?, ?> dep, int reducer) {
     int shuffleId = dep.shuffleId();
+    if (sparks.contains(shuffleId)) {
+      return null;
+    }
     try {
       ShufflePlacement placement =
           coordinator.place(
@@ -142,12 +159,16 @@ final class ReducerPlacer implements BiFunction<Object, Object, Object> {
         recent.put(id, placement);
       }
     }
+    ReduceTaskRanges tasks = placement.tasks();
     LOG.info(
-        "coflow: shuffle {} ({} reducers) placed by {} on executors {}",
+        "coflow: shuffle {} ({} reducers{}) placed by {} on executors {}",
         placement.shuffleIds(),
-        placement.executorOfReducer().size(),
+        tasks.reducers(),
+        tasks.oneEach() ? "" : " in " + tasks.tasks() + (tasks.tasks() == 1 ? " task" : " tasks"),
         placement.scheme(),
-        placement.executorOfReducer().stream().map(ExecutorSlots::executorId).toList());
+        java.util.stream.IntStream.range(0, tasks.tasks())
+            .mapToObj(t -> placement.executorOfTask(t).executorId())
+            .toList());
   }
 
   private void warnOnce(String shuffles, String why) {

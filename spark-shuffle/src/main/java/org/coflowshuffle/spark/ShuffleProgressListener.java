@@ -3,7 +3,9 @@ package org.coflowshuffle.spark;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 import org.apache.spark.scheduler.SparkListener;
 import org.apache.spark.scheduler.SparkListenerExecutorAdded;
 import org.apache.spark.scheduler.SparkListenerExecutorRemoved;
@@ -12,23 +14,31 @@ import org.apache.spark.scheduler.SparkListenerStageCompleted;
 import org.apache.spark.scheduler.SparkListenerTaskEnd;
 import org.apache.spark.scheduler.StageInfo;
 import org.coflowshuffle.coordinator.live.ExecutorSlots;
+import org.coflowshuffle.coordinator.live.ReduceTaskRanges;
 import org.coflowshuffle.coordinator.live.ShuffleCoordinator;
+import org.coflowshuffle.coordinator.live.ShufflePlacement;
 import scala.jdk.javaapi.CollectionConverters;
 
 /**
  * Feeds the coordinator what Spark's listener bus tells: executors joining and leaving, reduce
- * tasks ending (their reducer stops competing for bandwidth), and stages that read a shuffle
- * completing (that shuffle's flows are then done and it no longer competes with later ones).
+ * tasks ending (their reducers stop competing for bandwidth: one, or the run a task of coalesced
+ * partitions read), and stages that read a shuffle completing (that shuffle's flows are then done
+ * and it no longer competes with later ones).
  */
 final class ShuffleProgressListener extends SparkListener {
 
   private final ShuffleCoordinator coordinator;
 
+  /** The placement made for a shuffle, which says the reducers each of its stage's tasks read. */
+  private final Function<Integer, Optional<ShufflePlacement>> placements;
+
   /** Stage id to the shuffles it reads, learned when a job starts (skipped stages included). */
   private final Map<Integer, List<Integer>> shufflesRead = new ConcurrentHashMap<>();
 
-  ShuffleProgressListener(ShuffleCoordinator coordinator) {
+  ShuffleProgressListener(
+      ShuffleCoordinator coordinator, Function<Integer, Optional<ShufflePlacement>> placements) {
     this.coordinator = coordinator;
+    this.placements = placements;
   }
 
   @Override
@@ -72,8 +82,17 @@ final class ShuffleProgressListener extends SparkListener {
   public void onTaskEnd(SparkListenerTaskEnd end) {
     List<Integer> read = shufflesRead.get(end.stageId());
     if (read != null) {
-      int reducer = end.taskInfo().partitionId();
-      read.forEach(s -> coordinator.reducerDone(s, reducer));
+      int task = end.taskInfo().partitionId();
+      for (int s : read) {
+        ReduceTaskRanges tasks = placements.apply(s).map(ShufflePlacement::tasks).orElse(null);
+        if (tasks == null || task >= tasks.tasks()) {
+          coordinator.reducerDone(s, task);
+        } else {
+          for (int r = tasks.first(task); r < tasks.end(task); r++) {
+            coordinator.reducerDone(s, r);
+          }
+        }
+      }
     }
   }
 

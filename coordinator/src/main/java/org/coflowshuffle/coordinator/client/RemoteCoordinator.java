@@ -17,6 +17,7 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.coflowshuffle.coordinator.live.ExecutorSlots;
 import org.coflowshuffle.coordinator.live.PlacementUnavailable;
+import org.coflowshuffle.coordinator.live.ReduceTaskRanges;
 import org.coflowshuffle.coordinator.live.ShuffleCoordinator;
 import org.coflowshuffle.coordinator.live.ShufflePlacement;
 import org.coflowshuffle.coordinator.protocol.Message;
@@ -203,8 +204,9 @@ public final class RemoteCoordinator implements ShuffleCoordinator, AutoCloseabl
   }
 
   @Override
-  public ShufflePlacement placeTogether(int[] shuffleIds, int[] numMaps, int numReducers)
+  public ShufflePlacement placeTogether(int[] shuffleIds, int[] numMaps, ReduceTaskRanges tasks)
       throws PlacementUnavailable {
+    int numReducers = tasks.reducers();
     List<Integer> key = Arrays.stream(shuffleIds).sorted().distinct().boxed().toList();
     ShufflePlacement done = placements.get(key);
     if (done != null) {
@@ -225,7 +227,9 @@ public final class RemoteCoordinator implements ShuffleCoordinator, AutoCloseabl
       for (int i = 0; i < shuffleIds.length; i++) {
         register(c, shuffleIds[i], numMaps[i], numReducers);
       }
-      c.send(new Message.PlacementRequest(app, request, shuffleIds));
+      c.send(
+          new Message.PlacementRequest(
+              app, request, shuffleIds, tasks.oneEach() ? null : tasks.starts()));
       Message.Placement p = answer.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
       if (p.unavailable() != null) {
         refusals.put(key, new Refusal(p.unavailable(), System.nanoTime()));
@@ -236,7 +240,7 @@ public final class RemoteCoordinator implements ShuffleCoordinator, AutoCloseabl
         ExecutorSlots known = executors.get(r.executor());
         chosen.add(known != null ? known : new ExecutorSlots(r.executor(), r.host(), 1));
       }
-      ShufflePlacement placement = new ShufflePlacement(key, p.scheme(), chosen);
+      ShufflePlacement placement = new ShufflePlacement(key, p.scheme(), chosen, tasks);
       placements.put(key, placement);
       return placement;
     } catch (IOException e) {

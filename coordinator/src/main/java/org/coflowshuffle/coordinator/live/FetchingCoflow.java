@@ -13,6 +13,10 @@ import org.coflowshuffle.core.policy.ActiveCoflow;
  * A placed stage whose reducers still fetch: its flows named by executor ids (host indices change
  * between decisions), the bytes each has left as reducers report progress, and the rates the last
  * decision gave them.
+ *
+ * <p>The reducers of the model are the stage's tasks: where the stage reads several reducers per
+ * task (coalesced partitions), a task's flows are those of all its reducers, each still named by
+ * its own reducer in progress reports and rate questions.
  */
 final class FetchingCoflow {
 
@@ -25,7 +29,10 @@ final class FetchingCoflow {
   final Coflow coflow;
   final double arrival;
 
-  /** Per reducer, the executor it runs on: where it was placed until it asks from elsewhere. */
+  /** How the stage's tasks divide the reducers of the shuffles it reads. */
+  private final ReduceTaskRanges tasks;
+
+  /** Per task, the executor it runs on: where it was placed until it asks from elsewhere. */
   private final String[] reducerExecutors;
 
   private final List<String> flowSources;
@@ -57,7 +64,7 @@ final class FetchingCoflow {
    */
   private final boolean[] local;
 
-  /** Per reducer: fetching now (it asked for a rate) and not yet done. */
+  /** Per task: fetching now (it asked for a rate) and not yet done. */
   private final boolean[] running;
 
   private double[] rates;
@@ -75,8 +82,11 @@ final class FetchingCoflow {
       double arrival,
       List<String> reducerExecutors,
       List<String> flowSources,
-      int[] flowShuffle) {
+      int[] flowShuffle,
+      int[] flowReduceId,
+      ReduceTaskRanges tasks) {
     this.index = index;
+    this.tasks = tasks;
     this.coflow = coflow;
     this.arrival = arrival;
     this.reducerExecutors = reducerExecutors.toArray(new String[0]);
@@ -92,8 +102,7 @@ final class FetchingCoflow {
     this.sources = slot.keySet().toArray(new String[0]);
     Map<FlowKey, List<Integer>> byKey = new HashMap<>();
     for (int k = 0; k < remaining.length; k++) {
-      FlowKey key =
-          new FlowKey(flowShuffle[k], coflow.flows().get(k).reducer(), flowSources.get(k));
+      FlowKey key = new FlowKey(flowShuffle[k], flowReduceId[k], flowSources.get(k));
       byKey.computeIfAbsent(key, x -> new ArrayList<>()).add(k);
     }
     byKey.forEach(
@@ -105,39 +114,44 @@ final class FetchingCoflow {
     }
   }
 
+  /** The task that reads reducer {@code reducer}, or -1 when the stage has no such reducer. */
+  int taskOf(int reducer) {
+    return tasks.taskOf(reducer);
+  }
+
   /**
-   * Marks a reducer as fetching (true) or done (false). Only running reducers compete: one that
-   * waits for a task slot moves no bytes, and counting it would hold back, behind a shorter stage
-   * that cannot run yet, the reducers that occupy those slots.
+   * Marks a task as fetching (true) or done (false). Only running reducers compete: one that waits
+   * for a task slot moves no bytes, and counting it would hold back, behind a shorter stage that
+   * cannot run yet, the reducers that occupy those slots.
    *
    * @return whether this changed anything
    */
-  boolean running(int reducer, boolean fetching) {
-    if (reducer < 0 || reducer >= running.length || running[reducer] == fetching) {
+  boolean running(int task, boolean fetching) {
+    if (task < 0 || task >= running.length || running[task] == fetching) {
       return false;
     }
-    running[reducer] = fetching;
+    running[task] = fetching;
     version++;
     return true;
   }
 
   /**
-   * A reducer fetches from {@code executor}: where it really runs, which is not where it was placed
+   * A task fetches from {@code executor}: where it really runs, which is not where it was placed
    * when Spark gave up waiting for that executor. What it reads from the executor it was placed on
    * then crosses the network, and what it reads from its own does not.
    *
    * @return whether this changed anything
    */
-  boolean runsOn(int reducer, String executor) {
+  boolean runsOn(int task, String executor) {
     if (executor == null
-        || reducer < 0
-        || reducer >= reducerExecutors.length
-        || executor.equals(reducerExecutors[reducer])) {
+        || task < 0
+        || task >= reducerExecutors.length
+        || executor.equals(reducerExecutors[task])) {
       return false;
     }
-    reducerExecutors[reducer] = executor;
+    reducerExecutors[task] = executor;
     for (int k = 0; k < local.length; k++) {
-      if (flowReducer[k] == reducer) {
+      if (flowReducer[k] == task) {
         local[k] = flowSources.get(k).equals(executor);
       }
     }

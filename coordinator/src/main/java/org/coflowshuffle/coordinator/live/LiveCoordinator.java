@@ -225,18 +225,20 @@ public final class LiveCoordinator implements ShuffleCoordinator {
   }
 
   /**
-   * Where the reducers of a stage reading the given shuffles run: one coflow of all their flows,
-   * decided at the first call once all their map outputs are known, then the same answer until one
-   * of them is {@linkplain #forget forgotten}.
+   * Where the tasks of a stage reading the given shuffles run: one coflow of all their flows, whose
+   * reducers are the stage's tasks (a task of coalesced partitions receives what all its reducers
+   * do), decided at the first call once all their map outputs are known, then the same answer until
+   * one of them is {@linkplain #forget forgotten}.
    *
-   * @param shuffleIds the shuffles the stage reads, each partitioned into {@code numReducers}
+   * @param shuffleIds the shuffles the stage reads, each partitioned into {@code tasks.reducers()}
    * @param numMaps per shuffle, its map tasks
    * @throws PlacementUnavailable with a one-line reason: map output incomplete, no executors, or
-   *     the scheme left a reducer without a host
+   *     the scheme left a task without a host
    */
   @Override
   public synchronized ShufflePlacement placeTogether(
-      int[] shuffleIds, int[] numMaps, int numReducers) throws PlacementUnavailable {
+      int[] shuffleIds, int[] numMaps, ReduceTaskRanges tasks) throws PlacementUnavailable {
+    int numReducers = tasks.reducers();
     List<Integer> key = Arrays.stream(shuffleIds).sorted().distinct().boxed().toList();
     ShufflePlacement done = groups.get(key);
     if (done != null) {
@@ -249,10 +251,9 @@ public final class LiveCoordinator implements ShuffleCoordinator {
       throw new PlacementUnavailable("shuffle " + name(key) + ": no executors registered");
     }
     double now = clock.getAsDouble();
-    HostIndex hosts = hostIndex(numReducers);
-    List<String> sources = new ArrayList<>();
-    List<Integer> flowShuffle = new ArrayList<>();
-    Coflow coflow = coflow(key, shuffleIds, numMaps, numReducers, now, hosts, sources, flowShuffle);
+    HostIndex hosts = hostIndex(tasks.tasks());
+    FlowOrigins origins = new FlowOrigins();
+    Coflow coflow = coflow(key, shuffleIds, numMaps, tasks, now, hosts, origins);
     List<ActiveCoflow> active = new ArrayList<>();
     for (FetchingCoflow p : fetching.values()) {
       ActiveCoflow a = p.pinned(hosts, now, false);
@@ -269,21 +270,31 @@ public final class LiveCoordinator implements ShuffleCoordinator {
     }
     if (hostOf == null) {
       throw new PlacementUnavailable(
-          "shuffle " + name(key) + ": scheme " + scheme + " left a reducer without a host");
+          "shuffle " + name(key) + ": scheme " + scheme + " left a task without a host");
     }
     List<ExecutorSlots> chosen = new ArrayList<>(numReducers);
-    List<String> ids = new ArrayList<>(numReducers);
+    for (int r = 0; r < numReducers; r++) {
+      chosen.add(hosts.executor(hostOf[tasks.taskOf(r)]));
+    }
+    List<String> ids = new ArrayList<>(hostOf.length);
     for (int h : hostOf) {
-      chosen.add(hosts.executor(h));
       ids.add(hosts.executor(h).executorId());
     }
-    ShufflePlacement placement = new ShufflePlacement(key, scheme, chosen);
+    ShufflePlacement placement = new ShufflePlacement(key, scheme, chosen, tasks);
     groups.put(key, placement);
     for (int id : key) {
       placements.put(id, placement);
     }
-    int[] shuffleOfFlow = flowShuffle.stream().mapToInt(Integer::intValue).toArray();
-    FetchingCoflow f = new FetchingCoflow(index, coflow, now, ids, sources, shuffleOfFlow);
+    FetchingCoflow f =
+        new FetchingCoflow(
+            index,
+            coflow,
+            now,
+            ids,
+            origins.sources,
+            origins.shuffles.stream().mapToInt(Integer::intValue).toArray(),
+            origins.reducers.stream().mapToInt(Integer::intValue).toArray(),
+            tasks);
     fetching.put(key, f);
     key.forEach(id -> fetchingById.put(id, f));
     ratesStale = true;
@@ -332,12 +343,12 @@ public final class LiveCoordinator implements ShuffleCoordinator {
     }
   }
 
-  /** A reduce task of a stage reading the shuffle ended: its reducer no longer competes. */
+  /** A reduce task of a stage reading the shuffle ended: its reducers no longer compete. */
   @Override
   public synchronized void reducerDone(int shuffleId, int reducer) {
     FetchingCoflow c = fetchingWith(shuffleId);
     if (c != null) {
-      ratesStale |= c.running(reducer, false);
+      ratesStale |= c.running(c.taskOf(reducer), false);
     }
   }
 
@@ -399,8 +410,9 @@ public final class LiveCoordinator implements ShuffleCoordinator {
   public synchronized void fetching(int shuffleId, int reducer, String fetcher) {
     FetchingCoflow c = fetchingWith(shuffleId);
     if (c != null) {
-      ratesStale |= c.running(reducer, true);
-      ratesStale |= c.runsOn(reducer, fetcher);
+      int task = c.taskOf(reducer);
+      ratesStale |= c.running(task, true);
+      ratesStale |= c.runsOn(task, fetcher);
     }
   }
 
@@ -550,19 +562,31 @@ public final class LiveCoordinator implements ShuffleCoordinator {
     return hostOf;
   }
 
+  /**
+   * Per flow of a coflow being built: the executor, shuffle and reducer it comes from and goes to.
+   */
+  private static final class FlowOrigins {
+    final List<String> sources = new ArrayList<>();
+    final List<Integer> shuffles = new ArrayList<>();
+    final List<Integer> reducers = new ArrayList<>();
+  }
+
+  /**
+   * The stage's coflow: one reducer of the model per task, and one flow per map output and reducer
+   * with bytes, going to the task that reads that reducer.
+   */
   private Coflow coflow(
       List<Integer> key,
       int[] shuffleIds,
       int[] numMaps,
-      int numReducers,
+      ReduceTaskRanges tasks,
       double now,
       HostIndex hosts,
-      List<String> flowSources,
-      List<Integer> flowShuffle) {
+      FlowOrigins origins) {
     String id = "shuffle-" + name(key);
-    List<Reducer> reducers = new ArrayList<>(numReducers);
-    for (int r = 0; r < numReducers; r++) {
-      reducers.add(Reducer.free(id + "-r" + r));
+    List<Reducer> reducers = new ArrayList<>(tasks.tasks());
+    for (int t = 0; t < tasks.tasks(); t++) {
+      reducers.add(Reducer.free(id + "-r" + t));
     }
     List<Flow> flows = new ArrayList<>();
     for (int i = 0; i < shuffleIds.length; i++) {
@@ -571,11 +595,14 @@ public final class LiveCoordinator implements ShuffleCoordinator {
         MapOutput out = maps.get(m);
         int src = hosts.indexOrSender(out.executorId());
         long[] bytes = out.bytesPerReducer();
-        for (int r = 0; r < numReducers; r++) {
-          if (bytes[r] > 0) {
-            flows.add(new Flow(src, r, bytes[r]));
-            flowSources.add(out.executorId());
-            flowShuffle.add(shuffleIds[i]);
+        for (int t = 0; t < tasks.tasks(); t++) {
+          for (int r = tasks.first(t); r < tasks.end(t); r++) {
+            if (bytes[r] > 0) {
+              flows.add(new Flow(src, t, bytes[r]));
+              origins.sources.add(out.executorId());
+              origins.shuffles.add(shuffleIds[i]);
+              origins.reducers.add(r);
+            }
           }
         }
       }

@@ -31,17 +31,33 @@ public interface ShuffleCoordinator {
   ShufflePlacement place(int shuffleId, int numMaps, int numReducers) throws PlacementUnavailable;
 
   /**
-   * Where the reducers of a stage reading several co-partitioned shuffles run: one coflow.
+   * Where the reducers of a stage reading several co-partitioned shuffles run, one task per
+   * reducer: one coflow.
    *
    * @throws PlacementUnavailable with a one-line reason
    */
-  ShufflePlacement placeTogether(int[] shuffleIds, int[] numMaps, int numReducers)
+  default ShufflePlacement placeTogether(int[] shuffleIds, int[] numMaps, int numReducers)
+      throws PlacementUnavailable {
+    return placeTogether(shuffleIds, numMaps, ReduceTaskRanges.oneEach(numReducers));
+  }
+
+  /**
+   * Where the tasks of a stage reading several co-partitioned shuffles run, each task reading the
+   * reducers {@code tasks} gives it (adaptive execution coalesces small reduce partitions): one
+   * coflow, placed task by task.
+   *
+   * @throws PlacementUnavailable with a one-line reason
+   */
+  ShufflePlacement placeTogether(int[] shuffleIds, int[] numMaps, ReduceTaskRanges tasks)
       throws PlacementUnavailable;
 
   /** Every reducer of the shuffle has its input: its coflow is complete. */
   void fetchFinished(int shuffleId);
 
-  /** A reduce task of a stage reading the shuffle ended. */
+  /**
+   * A reduce task of a stage reading the shuffle ended: called for each reducer the task read (a
+   * task of coalesced partitions reads several).
+   */
   void reducerDone(int shuffleId, int reducer);
 
   /** A reducer received {@code bytes} of a shuffle from one executor. */

@@ -1,5 +1,6 @@
 package org.coflowshuffle.coordinator.protocol;
 
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -131,9 +132,13 @@ public sealed interface Message {
 
   /**
    * A driver asks where the reducers of a stage reading {@code shuffles} run (all partitioned into
-   * the same reducers); answered by a {@link Placement} with the same {@code request}.
+   * the same reducers); answered by a {@link Placement} with the same {@code request}. {@code
+   * taskStarts}, when not null, is the first reducer of each of the stage's tasks, for a stage
+   * whose tasks read runs of reducers (Spark's adaptive execution coalesced them): the coordinator
+   * places tasks then. Null means one task per reducer.
    */
-  record PlacementRequest(String app, long request, int[] shuffles) implements Message {
+  record PlacementRequest(String app, long request, int[] shuffles, int[] taskStarts)
+      implements Message {
     public PlacementRequest {
       Checks.name("app", app);
       if (shuffles == null || shuffles.length == 0) {
@@ -143,11 +148,30 @@ public sealed interface Message {
         Checks.notNegative("shuffles", s);
       }
       shuffles = shuffles.clone();
+      if (taskStarts != null) {
+        for (int t = 0; t < taskStarts.length; t++) {
+          if (t == 0 ? taskStarts[0] != 0 : taskStarts[t] <= taskStarts[t - 1]) {
+            throw new IllegalArgumentException(
+                "taskStarts must be 0, then increasing: " + Arrays.toString(taskStarts));
+          }
+        }
+        taskStarts = taskStarts.clone();
+      }
+    }
+
+    /** A stage with one task per reducer. */
+    public PlacementRequest(String app, long request, int[] shuffles) {
+      this(app, request, shuffles, null);
     }
 
     @Override
     public int[] shuffles() {
       return shuffles.clone();
+    }
+
+    @Override
+    public int[] taskStarts() {
+      return taskStarts == null ? null : taskStarts.clone();
     }
   }
 

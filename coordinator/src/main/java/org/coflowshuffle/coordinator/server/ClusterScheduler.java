@@ -13,6 +13,7 @@ import org.coflowshuffle.coordinator.live.ExecutorSlots;
 import org.coflowshuffle.coordinator.live.FetchingStatus;
 import org.coflowshuffle.coordinator.live.LiveCoordinator;
 import org.coflowshuffle.coordinator.live.PlacementUnavailable;
+import org.coflowshuffle.coordinator.live.ReduceTaskRanges;
 import org.coflowshuffle.coordinator.live.ShufflePlacement;
 import org.coflowshuffle.coordinator.protocol.ErrorCode;
 import org.coflowshuffle.coordinator.protocol.Message;
@@ -374,8 +375,18 @@ final class ClusterScheduler {
       return new Message.Placement(
           r.app(), r.request(), conf.policy(), List.of(), "no map tasks, so nothing to fetch");
     }
+    ReduceTaskRanges tasks;
     try {
-      ShufflePlacement p = live.placeTogether(global, maps, reducers);
+      int[] starts = r.taskStarts();
+      tasks =
+          starts == null
+              ? ReduceTaskRanges.oneEach(reducers)
+              : ReduceTaskRanges.of(starts, reducers);
+    } catch (IllegalArgumentException e) {
+      throw new ProtocolException(ErrorCode.MALFORMED, "placement request: " + e.getMessage());
+    }
+    try {
+      ShufflePlacement p = live.placeTogether(global, maps, tasks);
       List<Message.ReducerHost> hosts = new ArrayList<>(reducers);
       for (ExecutorSlots e : p.executorOfReducer()) {
         String id = e.executorId();

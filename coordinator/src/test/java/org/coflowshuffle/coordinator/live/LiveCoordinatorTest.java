@@ -59,6 +59,35 @@ class LiveCoordinatorTest {
   }
 
   @Test
+  void placesATaskOfCoalescedReducersAsOneReducerWithAllTheirInput() throws Exception {
+    LiveCoordinator c = coordinator("rpc");
+    // Alone, reducer 1 would go to executor 2, which holds all of its input; in one task with
+    // reducer 0, whose far larger input is on executor 1, it goes to executor 1.
+    c.mapOutput(3, 0, "1", new long[] {900_000_000, 1_000, 1_000});
+    c.mapOutput(3, 1, "2", new long[] {1_000, 200_000_000, 300_000_000});
+    LiveCoordinator alone = coordinator("rpc");
+    alone.mapOutput(3, 0, "1", new long[] {900_000_000, 1_000, 1_000});
+    alone.mapOutput(3, 1, "2", new long[] {1_000, 200_000_000, 300_000_000});
+    assertEquals("2", alone.place(3, 2, 3).executorOf(1).executorId(), "one task per reducer");
+    ReduceTaskRanges tasks = ReduceTaskRanges.of(new int[] {0, 2}, 3);
+    ShufflePlacement p = c.placeTogether(new int[] {3}, new int[] {2}, tasks);
+    assertEquals(tasks, p.tasks());
+    assertEquals("1", p.executorOf(0).executorId());
+    assertEquals("1", p.executorOf(1).executorId(), "a task's reducers share its executor");
+    assertEquals("2", p.executorOfTask(1).executorId());
+    assertEquals(p.executorOfTask(1), p.executorOf(2));
+    // Each reducer of the task is paced for its own flows; together they are the task's.
+    double r1 = c.rate(3, 1, "2", "1");
+    double r0 = c.rate(3, 0, "2", "1");
+    assertTrue(r1 > 0 && r1 > 1000 * r0, r1 + " and " + r0);
+    assertTrue(r0 + r1 <= 100 * MB + 1e-3, "the task's link is not exceeded: " + (r0 + r1));
+    assertTrue(c.status().get(0).startsWith("shuffle 3: r0@1 200.0/200.0 MB"), c.status().get(0));
+    c.reducerDone(3, 1);
+    c.reducerDone(3, 0);
+    assertEquals("shuffle 3: no reducer fetching", c.status().get(0), "the task ended");
+  }
+
+  @Test
   void ratesServeTheShorterStageFirstAndMoveOnWhenItFinishes() throws Exception {
     LiveCoordinator c = coordinator("rpc");
     // One core each: of two reducers one is local to executor 1, the other fetches from it.

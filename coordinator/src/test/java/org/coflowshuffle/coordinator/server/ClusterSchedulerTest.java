@@ -103,6 +103,20 @@ class ClusterSchedulerTest {
   }
 
   @Test
+  void aStageWhoseTaskReadsBothReducersGetsThemOnOneExecutor() throws ProtocolException {
+    RecordingPeer a = new RecordingPeer("a");
+    app(a, "app", 1_000_000);
+    assertCode(
+        ErrorCode.MALFORMED,
+        a,
+        new Message.PlacementRequest("app", 1, new int[] {0}, new int[] {0, 2}));
+    scheduler.handle(a, new Message.PlacementRequest("app", 2, new int[] {0}, new int[] {0}));
+    List<Message.ReducerHost> hosts = a.last(Message.Placement.class).reducers();
+    assertEquals(2, hosts.size(), "still one host per reducer");
+    assertEquals(hosts.get(0), hosts.get(1), "one task, one executor");
+  }
+
+  @Test
   void anIncompleteShuffleIsNotPlacedAndSaysWhy() throws ProtocolException {
     RecordingPeer a = new RecordingPeer("a");
     scheduler.handle(a, new Message.RegisterApp("app"));

@@ -83,6 +83,11 @@ public final class DifferentialApp {
         .createOrReplaceTempView("dims");
     spark.conf().set("spark.sql.shuffle.partitions", String.valueOf(PARTITIONS));
     spark.conf().set("spark.sql.autoBroadcastJoinThreshold", "-1"); // a real shuffle join
+    // With AQE on, reduce partitions of under 1 MB coalesce (not down to one per core, Spark's
+    // default), so that tasks read runs of reducers and the coordinator must place tasks.
+    spark.conf().set("spark.sql.adaptive.coalescePartitions.parallelismFirst", "false");
+    spark.conf().set("spark.sql.adaptive.advisoryPartitionSizeInBytes", "1m");
+    spark.conf().set("spark.sql.adaptive.coalescePartitions.minPartitionSize", "16k");
     for (boolean aqe : new boolean[] {false, true}) {
       spark.conf().set("spark.sql.adaptive.enabled", String.valueOf(aqe));
       String suffix = aqe ? " (AQE on)" : " (AQE off)";

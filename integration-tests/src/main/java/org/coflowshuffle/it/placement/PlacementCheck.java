@@ -10,10 +10,14 @@ public final class PlacementCheck {
 
   private PlacementCheck() {}
 
-  /** True when the task ran on the executor the coordinator chose for its reduce partition. */
+  /**
+   * True when the task ran on the executor the coordinator chose for it: for its reduce partition,
+   * or for the run of them it read when adaptive execution coalesced partitions.
+   */
   public static boolean ranWherePlaced(ReduceTaskLog.Task t) {
     return CoflowDriverPlugin.placement(t.shuffleId())
-        .map(p -> p.executorOf(t.partition()).executorId().equals(t.executorId()))
+        .filter(p -> t.partition() < p.tasks().tasks())
+        .map(p -> p.executorOfTask(t.partition()).executorId().equals(t.executorId()))
         .orElse(false);
   }
 }

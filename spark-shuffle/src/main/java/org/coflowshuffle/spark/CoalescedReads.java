@@ -1,0 +1,117 @@
+package org.coflowshuffle.spark;
+
+import java.util.ArrayDeque;
+import java.util.Collections;
+import java.util.Deque;
+import java.util.IdentityHashMap;
+import java.util.Set;
+import org.apache.spark.Dependency;
+import org.apache.spark.NarrowDependency;
+import org.apache.spark.OneToOneDependency;
+import org.apache.spark.Partition;
+import org.apache.spark.rdd.RDD;
+import org.apache.spark.sql.execution.CoalescedPartitionSpec;
+import org.apache.spark.sql.execution.ShufflePartitionSpec;
+import org.apache.spark.sql.execution.ShuffledRowRDD;
+import org.apache.spark.sql.execution.ShuffledRowRDDPartition;
+import org.coflowshuffle.coordinator.live.PlacementUnavailable;
+import org.coflowshuffle.coordinator.live.ReduceTaskRanges;
+import scala.jdk.javaapi.CollectionConverters;
+
+/**
+ * How the tasks of a stage about to run divide the reducers of the shuffles it reads, read from its
+ * RDDs. RDD jobs read one reducer per task. SQL with adaptive execution reads through {@code
+ * ShuffledRowRDD}, whose partitions were chosen after the map stage: runs of small reducers
+ * coalesced into one task, which is what the coordinator must place, since Spark runs the task
+ * where any of its reducers prefers.
+ *
+ * <p>Reads it cannot place are refused with the reason: skew-join splits and the local shuffle
+ * reader divide by map output, which Spark places by where the map output is.
+ */
+final class CoalescedReads {
+
+  private CoalescedReads() {}
+
+  /**
+   * The tasks of the stage whose last RDD is {@code stageRdd}, reading shuffles of {@code reducers}
+   * reducers each.
+   *
+   * @throws PlacementUnavailable when its tasks read shuffles otherwise than by runs of reducers
+   */
+  static ReduceTaskRanges of(RDD<?> stageRdd, int reducers) throws PlacementUnavailable {
+    ReduceTaskRanges found = null;
+    Set<RDD<?>> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+    Deque<RDD<?>> todo = new ArrayDeque<>();
+    Deque<Boolean> oneToOne = new ArrayDeque<>(); // every dependency on the way was one to one
+    todo.push(stageRdd);
+    oneToOne.push(true);
+    while (!todo.isEmpty()) {
+      RDD<?> rdd = todo.pop();
+      boolean direct = oneToOne.pop();
+      if (!seen.add(rdd)) {
+        continue;
+      }
+      if (rdd instanceof ShuffledRowRDD read) {
+        ReduceTaskRanges tasks = ranges(read, reducers);
+        if (!tasks.oneEach() && !direct) {
+          throw new PlacementUnavailable(
+              "the stage's tasks are not its coalesced partitions one to one");
+        }
+        if (found != null && !found.equals(tasks)) {
+          throw new PlacementUnavailable(
+              "its shuffles are coalesced differently: " + found + " and " + tasks);
+        }
+        found = tasks;
+        continue; // a shuffle: the stage ends here
+      }
+      for (Dependency<?> d : CollectionConverters.asJava(rdd.dependencies())) {
+        if (d instanceof NarrowDependency<?> n) {
+          todo.push(n.rdd());
+          oneToOne.push(direct && d instanceof OneToOneDependency);
+        }
+      }
+    }
+    return found == null ? ReduceTaskRanges.oneEach(reducers) : found;
+  }
+
+  /** The runs of reducers the read's partitions take, in order. */
+  private static ReduceTaskRanges ranges(ShuffledRowRDD read, int reducers)
+      throws PlacementUnavailable {
+    Partition[] parts = read.partitions();
+    int[] starts = new int[parts.length];
+    int next = 0;
+    for (int p = 0; p < parts.length; p++) {
+      ShufflePartitionSpec spec = ((ShuffledRowRDDPartition) parts[p]).spec();
+      if (!(spec instanceof CoalescedPartitionSpec c)) {
+        throw new PlacementUnavailable(
+            "adaptive execution reads it by map output ("
+                + spec.getClass().getSimpleName()
+                + ": a skew-join split or the local shuffle reader), which Spark places itself");
+      }
+      if (c.startReducerIndex() < next) {
+        throw new PlacementUnavailable(
+            "adaptive execution reads reducer "
+                + c.startReducerIndex()
+                + " in several tasks (a skew-join split), which Spark places by map output");
+      }
+      if (c.startReducerIndex() != next || c.endReducerIndex() <= next) {
+        throw new PlacementUnavailable(
+            "adaptive execution reads reducers out of order: partition "
+                + p
+                + " reads "
+                + c.startReducerIndex()
+                + " to "
+                + c.endReducerIndex()
+                + ", expected from "
+                + next);
+      }
+      starts[p] = next;
+      next = c.endReducerIndex();
+    }
+    if (next != reducers) {
+      throw new PlacementUnavailable(
+          "adaptive execution reads " + next + " of the shuffle's " + reducers + " reducers");
+    }
+    return ReduceTaskRanges.of(starts, reducers);
+  }
+}
