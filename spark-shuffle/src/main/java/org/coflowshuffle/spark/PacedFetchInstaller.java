@@ -34,6 +34,11 @@ final class PacedFetchInstaller implements AutoCloseable {
 
   /** Installs the paced transport; null (and one log line) when this executor cannot have it. */
   static PacedFetchInstaller install(PluginContext ctx) {
+    String master = ctx.conf().get("spark.master", "");
+    if (master.equals("local") || master.startsWith("local[")) {
+      LOG.info("coflow: local mode: every shuffle block is read in this JVM, nothing to pace");
+      return null;
+    }
     boolean external = ctx.conf().getBoolean("spark.shuffle.service.enabled", false);
     int servicePort;
     try {
