@@ -67,6 +67,9 @@ final class FetchingCoflow {
   /** Per task: fetching now (it asked for a rate) and not yet done. */
   private final boolean[] running;
 
+  /** Per task: it ended (a retry that asks for a rate again starts it anew). */
+  private final boolean[] done;
+
   private double[] rates;
   private long ratesVersion;
 
@@ -108,6 +111,7 @@ final class FetchingCoflow {
     byKey.forEach(
         (key, ks) -> flowsByKey.put(key, ks.stream().mapToInt(Integer::intValue).toArray()));
     this.running = new boolean[coflow.reducers().size()];
+    this.done = new boolean[running.length];
     this.local = new boolean[remaining.length];
     for (int k = 0; k < remaining.length; k++) {
       local[k] = flowSources.get(k).equals(this.reducerExecutors[flowReducer[k]]);
@@ -127,7 +131,11 @@ final class FetchingCoflow {
    * @return whether this changed anything
    */
   boolean running(int task, boolean fetching) {
-    if (task < 0 || task >= running.length || running[task] == fetching) {
+    if (task < 0 || task >= running.length) {
+      return false;
+    }
+    done[task] = !fetching;
+    if (running[task] == fetching) {
       return false;
     }
     running[task] = fetching;
@@ -233,6 +241,18 @@ final class FetchingCoflow {
       version += take > 0 ? 1 : 0;
     }
     return completed;
+  }
+
+  /**
+   * Counts, per executor, this stage's tasks that hold a task slot there or will: placed there and
+   * not done. A stage placed later finds those cores taken until they end.
+   */
+  void tasksHeld(Map<String, Integer> perExecutor) {
+    for (int t = 0; t < done.length; t++) {
+      if (!done[t]) {
+        perExecutor.merge(reducerExecutors[t], 1, Integer::sum);
+      }
+    }
   }
 
   /** True when some reducer is fetching now. */

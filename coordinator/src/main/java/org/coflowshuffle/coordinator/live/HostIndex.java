@@ -22,8 +22,8 @@ final class HostIndex {
 
   /**
    * @param live the registered executors
-   * @param reducers reducers to place; with more than all cores together, each executor gets slots
-   *     for as many waves as needed
+   * @param reducers reducers to place plus those of other stages that hold or wait for a slot; with
+   *     more than all cores together, each executor gets slots for as many waves as needed
    * @param inOfHost bytes per second a machine's link carries in, by host name
    * @param outOfHost bytes per second a machine's link carries out, by host name
    * @param bytesPerSecond bandwidth of executors no longer registered (their host is unknown)

@@ -28,8 +28,9 @@ import org.coflowshuffle.core.scheme.Schemes;
  * section III).
  *
  * <p>Each executor is one host of the model, with the configured bandwidth both ways and as many
- * reducer slots as it has cores times the waves the shuffle needs, so a shuffle with more reducers
- * than cores is spread over waves instead of being refused. Every call is synchronized: events
+ * reducer slots as it has cores times the waves the shuffle needs, less the tasks of stages still
+ * fetching that hold its cores, so a shuffle with more reducers than free cores is spread over
+ * waves instead of being refused or crowded onto busy cores. Every call is synchronized: events
  * arrive on the transport's threads and placements are asked on the scheduler's.
  */
 public final class LiveCoordinator implements ShuffleCoordinator {
@@ -251,7 +252,19 @@ public final class LiveCoordinator implements ShuffleCoordinator {
       throw new PlacementUnavailable("shuffle " + name(key) + ": no executors registered");
     }
     double now = clock.getAsDouble();
-    HostIndex hosts = hostIndex(tasks.tasks());
+    // Tasks of stages still fetching hold their executors' cores until they end: the new stage gets
+    // the cores they leave, and waves beyond them (Spark runs a task where a core frees up).
+    Map<String, Integer> held = new HashMap<>();
+    fetching.values().forEach(f -> f.tasksHeld(held));
+    int heldOnLive = 0;
+    for (String id : executors.keySet()) {
+      heldOnLive += held.getOrDefault(id, 0);
+    }
+    HostIndex hosts = hostIndex(tasks.tasks() + heldOnLive);
+    int[] slotsInUse = new int[hosts.size()];
+    for (int h = 0; h < slotsInUse.length; h++) {
+      slotsInUse[h] = held.getOrDefault(hosts.executor(h).executorId(), 0);
+    }
     FlowOrigins origins = new FlowOrigins();
     Coflow coflow = coflow(key, shuffleIds, numMaps, tasks, now, hosts, origins);
     List<ActiveCoflow> active = new ArrayList<>();
@@ -263,10 +276,10 @@ public final class LiveCoordinator implements ShuffleCoordinator {
     }
     int index = nextIndex++; // unique is enough: one that is refused leaves a gap
     active.add(unplaced(index, coflow));
-    int[] hostOf = reducerHosts(hosts, active, now);
+    int[] hostOf = reducerHosts(hosts, active, slotsInUse, now);
     if (hostOf == null) {
       // The scheme made it wait behind others; Spark runs it now, so place it alone.
-      hostOf = reducerHosts(hosts, List.of(unplaced(index, coflow)), now);
+      hostOf = reducerHosts(hosts, List.of(unplaced(index, coflow)), slotsInUse, now);
     }
     if (hostOf == null) {
       throw new PlacementUnavailable(
@@ -536,23 +549,25 @@ public final class LiveCoordinator implements ShuffleCoordinator {
    * each gets the next seed, since schemes that place at random (varys, fair) would otherwise draw
    * the same hosts for every shuffle.
    */
-  private Decision placementDecision(List<Host> hosts, List<ActiveCoflow> active, double now) {
+  private Decision placementDecision(
+      List<Host> hosts, List<ActiveCoflow> active, int[] slotsInUse, double now) {
     SchemeOptions seeded =
         new SchemeOptions(
             options.seed() + placementsMade++,
             options.starvationThreshold(),
             options.workConserving());
-    return Schemes.create(scheme, seeded)
-        .decide(new ClusterView(now, hosts, active, new int[hosts.size()]));
+    return Schemes.create(scheme, seeded).decide(new ClusterView(now, hosts, active, slotsInUse));
   }
 
   /**
    * The reducer hosts the scheme chose for the last coflow of {@code active}, or null if any is
    * unset.
    */
-  private int[] reducerHosts(HostIndex hosts, List<ActiveCoflow> active, double now) {
+  private int[] reducerHosts(
+      HostIndex hosts, List<ActiveCoflow> active, int[] slotsInUse, double now) {
     List<Host> list = hosts.hosts();
-    List<CoflowAssignment> out = placementDecision(list, active, now).assignments();
+    int[] inUse = Arrays.copyOf(slotsInUse, list.size()); // hosts added since are send-only
+    List<CoflowAssignment> out = placementDecision(list, active, inUse, now).assignments();
     int[] hostOf = out.get(out.size() - 1).hostOf();
     for (int h : hostOf) {
       if (h < 0 || h >= list.size() || !list.get(h).acceptsReducers()) {

@@ -88,6 +88,20 @@ class LiveCoordinatorTest {
   }
 
   @Test
+  void aStageGetsTheCoresThatStagesStillFetchingLeave() throws Exception {
+    LiveCoordinator c = coordinator("rpc"); // one core per executor
+    c.mapOutput(1, 0, "1", new long[] {500_000_000});
+    assertEquals("1", c.place(1, 1, 1).executorOf(0).executorId(), "where its input is");
+    // Its input is on executor 1 too, but that core is taken: Spark would run it on 2 anyway.
+    c.mapOutput(2, 0, "1", new long[] {100_000_000});
+    assertEquals("2", c.place(2, 1, 1).executorOf(0).executorId());
+    c.reducerDone(1, 0);
+    c.reducerDone(2, 0);
+    c.mapOutput(3, 0, "1", new long[] {100_000_000});
+    assertEquals("1", c.place(3, 1, 1).executorOf(0).executorId(), "free again once they ended");
+  }
+
+  @Test
   void ratesServeTheShorterStageFirstAndMoveOnWhenItFinishes() throws Exception {
     LiveCoordinator c = coordinator("rpc");
     // One core each: of two reducers one is local to executor 1, the other fetches from it.
