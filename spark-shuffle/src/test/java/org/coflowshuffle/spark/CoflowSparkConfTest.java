@@ -12,13 +12,13 @@ import org.junit.jupiter.api.Test;
 class CoflowSparkConfTest {
 
   @Test
-  void defaultsAreRpcAtOneGigabitWithASixtySecondThreshold() {
+  void defaultsAreRpcAtOneGigabitWithASixtySecondThresholdWorkConserving() {
     CoflowSparkConf c = CoflowSparkConf.from(new SparkConf(false));
     assertEquals("rpc", c.scheme());
     assertEquals(125L * 1024 * 1024, c.executorBandwidth(), "Spark's sizes are binary: 125m");
     assertEquals(60.0, c.starvationSeconds());
     assertTrue(c.placement());
-    assertEquals(false, c.schemeOptions().workConserving());
+    assertEquals(true, c.schemeOptions().workConserving(), "on real links, as measured");
     assertEquals(null, c.coordinator(), "embedded unless a standalone one is named");
   }
 

@@ -100,9 +100,12 @@ public record CoordinatorConf(
   public static final ConfigKey<Boolean> WORK_CONSERVING =
       ConfigKey.bool(
           "coflow.coordinator.workConserving",
-          false,
+          true,
           SINCE,
-          "Hand bandwidth the schedule leaves idle to waiting coflows (the paper's Fig. 8 variant).");
+          "Hand bandwidth the schedule leaves idle to waiting coflows (the paper's Fig. 8 variant)."
+              + " On by default: on real links and tasks the schedule leaves bandwidth idle that it"
+              + " counted as used (docs/results.md, terasort on YARN); `false` is the paper's strict"
+              + " schedule.");
   public static final ConfigKey<Long> HOST_BANDWIDTH_DEFAULT =
       ConfigKey.size(
           "coflow.coordinator.defaultBandwidth",

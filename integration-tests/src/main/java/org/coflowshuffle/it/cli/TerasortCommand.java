@@ -36,7 +36,7 @@ public final class TerasortCommand implements Command {
 
   static final String USAGE_LINE =
       "usage: coflow terasort [--size 1g] [--jobs 3] [--executors 4] [--cores 1] [--reducers N]"
-          + " [--executor-memory 1024] [--scheme rpc] [--work DIR] [--testbed] [--mixed] [--work-conserving]"
+          + " [--executor-memory 1024] [--scheme rpc] [--work DIR] [--testbed] [--mixed] [--not-work-conserving]"
           + " [--coordinator HOST:PORT] [--json]";
   private static final String PREFIX = "coflow terasort: ";
 
@@ -181,7 +181,7 @@ public final class TerasortCommand implements Command {
                 "--scheme",
                 "--work",
                 "--coordinator"),
-            Set.of("--json", "--testbed", "--mixed", "--work-conserving"));
+            Set.of("--json", "--testbed", "--mixed", "--not-work-conserving"));
     long bytes = bytes(f.string("--size", "1g"));
     int executors = f.positiveInt("--executors", 4);
     int cores = f.positiveInt("--cores", 1);
@@ -204,7 +204,7 @@ public final class TerasortCommand implements Command {
         f.has("--json"),
         f.has("--testbed"),
         f.has("--mixed"),
-        f.has("--work-conserving"),
+        !f.has("--not-work-conserving"),
         coordinator(f.string("--coordinator", null)));
   }
 

@@ -26,8 +26,8 @@ import org.coflowshuffle.it.testbed.TestbedYarn;
 /**
  * {@code coflow bench terasort-yarn [--profile rpc-fig4] [--hosts 6] [--mbit 200] [--size 600m]
  * [--jobs 3] [--cores 1] [--reducers N] [--executor-memory 1024] [--input-hosts N]
- * [--shuffle-service] [--work-conserving] [--runs stock,rates-only,rpc] [--work DIR] [--json]}: on
- * the testbed (brought up for the run unless one with these links is up), starts YARN, then runs
+ * [--shuffle-service] [--not-work-conserving] [--runs stock,rates-only,rpc] [--work DIR] [--json]}:
+ * on the testbed (brought up for the run unless one with these links is up), starts YARN, then runs
  * the same JOBS concurrent terasorts of different sizes three times through {@code spark-submit
  * --master yarn}: stock Spark; the plugin with rates only and Spark's placement (Varys); the plugin
  * with placement and rates (RPC). Validates every output and prints per run the average shuffle
@@ -42,7 +42,7 @@ public final class TerasortYarnCommand implements Command {
   static final String USAGE_LINE =
       "usage: coflow bench terasort-yarn [--profile rpc-fig4] [--hosts 6] [--mbit 200]"
           + " [--size 600m] [--jobs 3] [--cores 1] [--reducers N] [--executor-memory 1024]"
-          + " [--input-hosts N] [--shuffle-service] [--work-conserving] [--runs stock,rates-only,rpc]"
+          + " [--input-hosts N] [--shuffle-service] [--not-work-conserving] [--runs stock,rates-only,rpc]"
           + " [--work DIR] [--json]";
   private static final String PREFIX = "coflow bench terasort-yarn: ";
   static final String PLACEMENT_KEY = "spark.coflow.placement.enabled";
@@ -86,13 +86,13 @@ public final class TerasortYarnCommand implements Command {
                 "--runs",
                 "--input-hosts",
                 "--work"),
-            Set.of("--json", "--shuffle-service", "--work-conserving"));
+            Set.of("--json", "--shuffle-service", "--not-work-conserving"));
     List<String> names = List.of(f.string("--runs", "stock,rates-only,rpc").split(","));
-    boolean workConserving = f.has("--work-conserving");
+    boolean strict = f.has("--not-work-conserving");
     List<Variant> runs =
         VARIANTS.stream()
             .filter(v -> names.contains(v.name()))
-            .map(v -> workConserving ? v.workConserving() : v)
+            .map(v -> strict ? v.notWorkConserving() : v)
             .toList();
     if (runs.size() != names.size()) {
       throw new IllegalArgumentException(
@@ -117,7 +117,7 @@ public final class TerasortYarnCommand implements Command {
             f.has("--json"),
             true,
             true,
-            f.has("--work-conserving"),
+            !strict,
             null);
     return new Bench(
         f.string("--profile", "rpc-fig4"),

@@ -38,9 +38,11 @@ class TerasortYarnCommandTest {
             IllegalArgumentException.class,
             () -> TerasortYarnCommand.parse(new String[] {"--runs", "stock,fast"}));
     assertTrue(e.getMessage().startsWith("--runs"), e.getMessage());
-    TerasortYarnCommand.Bench wc = TerasortYarnCommand.parse(new String[] {"--work-conserving"});
-    assertEquals(null, wc.runs().get(0).pluginConf(), "stock stays stock");
-    assertEquals("true", wc.runs().get(2).pluginConf().get(CoflowSparkConf.WORK_CONSERVING.name()));
+    TerasortYarnCommand.Bench strict =
+        TerasortYarnCommand.parse(new String[] {"--not-work-conserving"});
+    assertEquals(null, strict.runs().get(0).pluginConf(), "stock stays stock");
+    assertEquals(
+        "false", strict.runs().get(2).pluginConf().get(CoflowSparkConf.WORK_CONSERVING.name()));
   }
 
   @Test
