@@ -10,6 +10,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiFunction;
 import java.util.function.Consumer;
+import java.util.stream.IntStream;
 import org.apache.spark.Dependency;
 import org.apache.spark.Partition;
 import org.apache.spark.ShuffleDependency;
@@ -166,7 +167,7 @@ final class ReducerPlacer implements BiFunction<Object, Object, Object> {
         tasks.reducers(),
         tasks.oneEach() ? "" : " in " + tasks.tasks() + (tasks.tasks() == 1 ? " task" : " tasks"),
         placement.scheme(),
-        java.util.stream.IntStream.range(0, tasks.tasks())
+        IntStream.range(0, tasks.tasks())
             .mapToObj(t -> placement.executorOfTask(t).executorId())
             .toList());
   }
