@@ -11,6 +11,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.coflowshuffle.coordinator.server.CoordinatorConf;
@@ -118,6 +119,14 @@ class SparkPluginIT {
     return sum;
   }
 
+  /** The RDD queries of {@code DifferentialApp}, then {@code more}. */
+  private static List<String> rddQueriesAnd(String... more) {
+    List<String> queries =
+        new ArrayList<>(List.of("rdd reduceByKey", "rdd groupByKey", "rdd sortByKey", "rdd join"));
+    queries.addAll(List.of(more));
+    return queries;
+  }
+
   /**
    * Every query ran reduce tasks, and at least 95% of them ran where the coordinator placed them.
    */
@@ -142,11 +151,7 @@ class SparkPluginIT {
     assertTrue(pacedBytes(run) > 1_000_000, "remote shuffle blocks went through the paced fetch");
     assertPlaced(
         run,
-        List.of(
-            "rdd reduceByKey",
-            "rdd groupByKey",
-            "rdd sortByKey",
-            "rdd join",
+        rddQueriesAnd(
             "sql join (AQE off)",
             "sql aggregate (AQE off)",
             "sql order by (AQE off)",
@@ -220,14 +225,7 @@ class SparkPluginIT {
       assertTrue(frames(server, "PLACEMENT_REQUEST") > 0, "placements were asked");
       assertTrue(frames(server, "RATE_REQUEST") > 0, "rates were asked");
       assertTrue(pacedBytes(run) > 1_000_000, "remote shuffle blocks went through the paced fetch");
-      assertPlaced(
-          run,
-          List.of(
-              "rdd reduceByKey",
-              "rdd groupByKey",
-              "rdd sortByKey",
-              "rdd join",
-              "sql join (AQE on)"));
+      assertPlaced(run, rddQueriesAnd("sql join (AQE on)"));
       String log = Files.readString(work.resolve("differential-standalone.log"));
       assertTrue(log.contains("coflow: standalone coordinator at 127.0.0.1:"), "connected line");
     }

@@ -32,6 +32,9 @@ final class CoalescedReads {
 
   private CoalescedReads() {}
 
+  /** An RDD of the stage, and whether every dependency on the way to it was one to one. */
+  private record Step(RDD<?> rdd, boolean direct) {}
+
   /**
    * The tasks of the stage whose last RDD is {@code stageRdd}, reading shuffles of {@code reducers}
    * reducers each.
@@ -41,13 +44,12 @@ final class CoalescedReads {
   static ReduceTaskRanges of(RDD<?> stageRdd, int reducers) throws PlacementUnavailable {
     ReduceTaskRanges found = null;
     Set<RDD<?>> seen = Collections.newSetFromMap(new IdentityHashMap<>());
-    Deque<RDD<?>> todo = new ArrayDeque<>();
-    Deque<Boolean> oneToOne = new ArrayDeque<>(); // every dependency on the way was one to one
-    todo.push(stageRdd);
-    oneToOne.push(true);
+    Deque<Step> todo = new ArrayDeque<>();
+    todo.push(new Step(stageRdd, true));
     while (!todo.isEmpty()) {
-      RDD<?> rdd = todo.pop();
-      boolean direct = oneToOne.pop();
+      Step step = todo.pop();
+      RDD<?> rdd = step.rdd();
+      boolean direct = step.direct();
       if (!seen.add(rdd)) {
         continue;
       }
@@ -66,8 +68,7 @@ final class CoalescedReads {
       }
       for (Dependency<?> d : CollectionConverters.asJava(rdd.dependencies())) {
         if (d instanceof NarrowDependency<?> n) {
-          todo.push(n.rdd());
-          oneToOne.push(direct && d instanceof OneToOneDependency);
+          todo.push(new Step(n.rdd(), direct && d instanceof OneToOneDependency));
         }
       }
     }

@@ -286,12 +286,13 @@ public final class LiveCoordinator implements ShuffleCoordinator {
           "shuffle " + name(key) + ": scheme " + scheme + " left a task without a host");
     }
     List<ExecutorSlots> chosen = new ArrayList<>(numReducers);
-    for (int r = 0; r < numReducers; r++) {
-      chosen.add(hosts.executor(hostOf[tasks.taskOf(r)]));
-    }
     List<String> ids = new ArrayList<>(hostOf.length);
-    for (int h : hostOf) {
-      ids.add(hosts.executor(h).executorId());
+    for (int t = 0; t < hostOf.length; t++) {
+      ExecutorSlots e = hosts.executor(hostOf[t]);
+      ids.add(e.executorId());
+      for (int r = tasks.first(t); r < tasks.end(t); r++) {
+        chosen.add(e);
+      }
     }
     ShufflePlacement placement = new ShufflePlacement(key, scheme, chosen, tasks);
     groups.put(key, placement);
