@@ -28,7 +28,17 @@ class TerasortYarnBenchIT {
     int status =
         new TerasortYarnCommand()
             .run(
-                new String[] {"--size", "30m", "--json", "--work", work.toString()},
+                new String[] {
+                  "--size",
+                  "30m",
+                  "--mbit",
+                  "200",
+                  "--cores",
+                  "1",
+                  "--json",
+                  "--work",
+                  work.toString()
+                },
                 new PrintStream(out, true, StandardCharsets.UTF_8),
                 System.err,
                 System.in);

@@ -20,7 +20,10 @@ class TerasortYarnCommandTest {
         List.of("stock", "rates-only", "rpc"),
         b.runs().stream().map(TerasortRuns.Variant::name).toList());
     assertTrue(b.terasort().mixed(), "jobs of three sizes");
-    assertEquals(6, b.terasort().reducers(), "one reducer per core");
+    assertEquals(6, b.terasort().reducers(), "one reducer per host");
+    assertEquals(2, b.terasort().cores());
+    assertEquals(10, b.mbit(), "links that bind, not the machine's CPU");
+    assertEquals(120_000_000L, b.terasort().bytes());
     assertEquals(0, b.inputHosts());
   }
 
@@ -28,11 +31,13 @@ class TerasortYarnCommandTest {
   void optionsAndBadRuns() {
     TerasortYarnCommand.Bench b =
         TerasortYarnCommand.parse(
-            new String[] {"--runs", "stock,rpc", "--input-hosts", "3", "--cores", "2"});
+            new String[] {"--runs", "rpc,stock", "--input-hosts", "3", "--hosts", "4"});
     assertEquals(
-        List.of("stock", "rpc"), b.runs().stream().map(TerasortRuns.Variant::name).toList());
+        List.of("rpc", "stock"),
+        b.runs().stream().map(TerasortRuns.Variant::name).toList(),
+        "in the order given");
     assertEquals(3, b.inputHosts());
-    assertEquals(12, b.terasort().reducers());
+    assertEquals(4, b.terasort().reducers(), "one per host");
     IllegalArgumentException e =
         assertThrows(
             IllegalArgumentException.class,
