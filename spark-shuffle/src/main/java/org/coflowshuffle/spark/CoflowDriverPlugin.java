@@ -8,6 +8,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import org.apache.spark.SparkConf;
 import org.apache.spark.SparkContext;
 import org.apache.spark.api.plugin.DriverPlugin;
 import org.apache.spark.api.plugin.PluginContext;
@@ -52,7 +53,7 @@ public final class CoflowDriverPlugin implements DriverPlugin {
       LOG.warn("coflow: Spark places reducers itself: bad setting {}", e.getMessage());
       return Map.of();
     }
-    ShuffleCoordinator coordinator = coordinator(sc, conf);
+    ShuffleCoordinator coordinator = growing(sc, conf, coordinator(sc, conf));
     sc.addSparkListener(new ShuffleProgressListener(coordinator, CoflowDriverPlugin::placement));
     current = coordinator;
     statusLog.scheduleWithFixedDelay(
@@ -94,6 +95,38 @@ public final class CoflowDriverPlugin implements DriverPlugin {
     // Spark starts plugins before the application has its id: the link connects once it has.
     return new RemoteCoordinator(
         at, sc::applicationId, secret, Duration.ofSeconds(5), l -> LOG.info(l), l -> LOG.warn(l));
+  }
+
+  /**
+   * With dynamic allocation on YARN, the coordinator also sees the executors YARN could still start
+   * ({@link GrowingCluster}); otherwise the running executors are all there is.
+   */
+  private static ShuffleCoordinator growing(
+      SparkContext sc, CoflowSparkConf conf, ShuffleCoordinator coordinator) {
+    SparkConf spark = sc.getConf();
+    if (!conf.placement()
+        || !conf.newExecutors()
+        || !spark.getBoolean("spark.dynamicAllocation.enabled", false)
+        || !sc.master().startsWith("yarn")) {
+      return coordinator;
+    }
+    try {
+      YarnSpareHosts spare = YarnSpareHosts.start(spark, sc.hadoopConfiguration());
+      LOG.info(
+          "coflow: dynamic allocation: reducers may also go to NodeManagers with room for an"
+              + " executor, where Spark then asks YARN for one");
+      return new GrowingCluster(
+          coordinator,
+          spare,
+          host -> conf.hostBandwidth().getOrDefault(host, conf.executorBandwidth()),
+          spark.getInt("spark.executor.cores", 1),
+          spark.getInt("spark.dynamicAllocation.maxExecutors", Integer.MAX_VALUE));
+    } catch (RuntimeException | LinkageError e) {
+      LOG.warn(
+          "coflow: dynamic allocation: reducers are placed over running executors only: {}",
+          e.toString());
+      return coordinator;
+    }
   }
 
   @Override

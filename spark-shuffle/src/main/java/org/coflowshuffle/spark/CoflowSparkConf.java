@@ -24,6 +24,7 @@ public record CoflowSparkConf(
     double executorBandwidth,
     double starvationSeconds,
     boolean placement,
+    boolean newExecutors,
     boolean workConserving,
     Map<String, Double> hostBandwidth,
     int shuffleServicePort,
@@ -57,6 +58,15 @@ public record CoflowSparkConf(
           true,
           SINCE,
           "Steer reduce tasks to the executors the coordinator chose; `false` only collects sizes.");
+  public static final ConfigKey<Boolean> NEW_EXECUTORS =
+      ConfigKey.bool(
+          "spark.coflow.placement.newExecutors",
+          true,
+          SINCE,
+          "With dynamic allocation on YARN, also place reducers on NodeManagers that have room for"
+              + " one more executor and none of this application's yet, up to"
+              + " `spark.dynamicAllocation.maxExecutors`: Spark then asks YARN for containers on"
+              + " those hosts (docs/yarn.md).");
   public static final ConfigKey<Boolean> WORK_CONSERVING =
       ConfigKey.bool(
           "spark.coflow.workConserving",
@@ -112,6 +122,7 @@ public record CoflowSparkConf(
           EXECUTOR_BANDWIDTH,
           STARVATION_THRESHOLD,
           PLACEMENT,
+          NEW_EXECUTORS,
           WORK_CONSERVING,
           HOST_BANDWIDTH,
           PACED_FETCH,
@@ -131,6 +142,7 @@ public record CoflowSparkConf(
         EXECUTOR_BANDWIDTH.read(settings),
         STARVATION_THRESHOLD.read(settings),
         PLACEMENT.read(settings),
+        NEW_EXECUTORS.read(settings),
         WORK_CONSERVING.read(settings),
         HOST_BANDWIDTH.read(settings),
         SHUFFLE_SERVICE_PORT.read(settings),

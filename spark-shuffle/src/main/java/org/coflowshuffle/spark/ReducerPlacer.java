@@ -19,7 +19,6 @@ import org.apache.spark.rdd.RDD;
 import org.apache.spark.rdd.SubtractedRDD;
 import org.apache.spark.scheduler.ShuffleMapStage;
 import org.apache.spark.scheduler.Stage;
-import org.coflowshuffle.coordinator.live.ExecutorSlots;
 import org.coflowshuffle.coordinator.live.PlacementUnavailable;
 import org.coflowshuffle.coordinator.live.ReduceTaskRanges;
 import org.coflowshuffle.coordinator.live.ShuffleCoordinator;
@@ -33,8 +32,9 @@ import scala.jdk.javaapi.CollectionConverters;
  * submitted it places the stage's coflow (every shuffle it reads); then, asked where reduce
  * partition r of a shuffle should run, it gives the chosen executor as {@code
  * executor_<host>_<id>}, which Spark treats as process-local, so it holds when several executors
- * share a host. A task that reads several reducers (adaptive execution coalesced them) is placed as
- * one: its reducers all answer with its executor.
+ * share a host; a task placed on an executor still to come ({@link GrowingCluster}) prefers its
+ * host. A task that reads several reducers (adaptive execution coalesced them) is placed as one:
+ * its reducers all answer with its executor.
  *
  * <p>It runs inside Spark's scheduler thread, so it never throws: when the coordinator cannot place
  * a shuffle it answers null, which keeps Spark's answer, and logs why once per shuffle.
@@ -142,8 +142,7 @@ final class ReducerPlacer implements BiFunction<Object, Object, Object> {
           coordinator.place(
               shuffleId, dep.rdd().getNumPartitions(), dep.partitioner().numPartitions());
       remember(placement);
-      ExecutorSlots e = placement.executorOf(reducer);
-      String location = "executor_" + e.host() + "_" + e.executorId();
+      String location = GrowingCluster.location(placement.executorOf(reducer));
       return CollectionConverters.asScala(List.of(location)).toList();
     } catch (PlacementUnavailable | RuntimeException e) {
       warnOnce(String.valueOf(shuffleId), e.getMessage());

@@ -168,7 +168,9 @@ final class FetchingCoflow {
   }
 
   /**
-   * As the scheme sees it: every reducer pinned; null when one of its executors is gone.
+   * As the scheme sees it: every reducer pinned; null when the executor of a reducer that counts is
+   * gone. For rates only running reducers count (one not yet started moves nothing, and Spark runs
+   * it elsewhere when its executor left); for placing, all do.
    *
    * @param runningOnly count only the bytes of reducers fetching now (for rates), not all (for
    *     placing a new stage against the work ahead of it)
@@ -179,7 +181,10 @@ final class FetchingCoflow {
     for (int r = 0; r < n; r++) {
       hostOf[r] = hosts.indexOf(reducerExecutors[r]);
       if (hostOf[r] < 0) {
-        return null;
+        if (!runningOnly || running[r] || hosts.size() == 0) {
+          return null;
+        }
+        hostOf[r] = 0; // its flows carry nothing in this view
       }
     }
     int[] sourceHosts = new int[sources.length];

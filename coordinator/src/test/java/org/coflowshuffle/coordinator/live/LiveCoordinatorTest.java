@@ -102,6 +102,26 @@ class LiveCoordinatorTest {
   }
 
   @Test
+  void aFetchingReducerStaysPacedWhenTheExecutorOfOneNotStartedLeaves() throws Exception {
+    LiveCoordinator c = coordinator("rpc"); // one core each
+    c.executorAdded(new ExecutorSlots("3", "hostC", 1));
+    c.mapOutput(1, 0, "1", new long[] {100_000_000, 100_000_000, 100_000_000});
+    ShufflePlacement p = c.place(1, 1, 3);
+    Map<String, Integer> reducerOn = new HashMap<>();
+    for (int r = 0; r < 3; r++) {
+      reducerOn.put(p.executorOf(r).executorId(), r);
+    }
+    assertEquals(3, reducerOn.size(), "one reducer per core: " + reducerOn);
+    int onB = reducerOn.get("2");
+    assertEquals(100 * MB, c.rate(1, onB, "1", "2"), 1e-3, "the only flow on the network");
+    // Executor 3 leaves before its reducer started (Spark will run that one elsewhere, or, with
+    // dynamic allocation, an executor to come was replaced by a real one); then a decision.
+    c.executorRemoved("3");
+    c.rate(1, reducerOn.get("1"), "1", "1");
+    assertEquals(100 * MB, c.rate(1, onB, "1", "2"), 1e-3, "still paced, not left unlimited");
+  }
+
+  @Test
   void ratesServeTheShorterStageFirstAndMoveOnWhenItFinishes() throws Exception {
     LiveCoordinator c = coordinator("rpc");
     // One core each: of two reducers one is local to executor 1, the other fetches from it.

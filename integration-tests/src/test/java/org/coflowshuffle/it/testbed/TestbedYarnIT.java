@@ -16,6 +16,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -89,10 +91,15 @@ class TestbedYarnIT {
   }
 
   private SparkSubmit submit(boolean plugin) {
+    return submit(plugin, Map.of());
+  }
+
+  private SparkSubmit submit(boolean plugin, Map<String, String> more) {
     Map<String, String> conf = new LinkedHashMap<>();
     conf.put("spark.ui.enabled", "false");
     conf.putAll(yarn.sparkConf(spark, hosts.size(), 1, EXECUTOR_MB));
     conf.putAll(TestbedYarn.serviceConf());
+    conf.putAll(more);
     if (plugin) {
       conf.put("spark.shuffle.manager", "org.coflowshuffle.spark.CoflowShuffleManager");
       conf.put("spark.plugins", "org.coflowshuffle.spark.CoflowPlugin");
@@ -109,24 +116,24 @@ class TestbedYarnIT {
   }
 
   private List<String> sortArgs(String name, Path result) {
+    return sortArgs(name, work.resolve("in"), gen, result);
+  }
+
+  private List<String> sortArgs(String name, Path in, Path genJson, Path result) {
     return List.of(
         "sort",
-        work.resolve("in").toString(),
+        in.toString(),
         work.resolve("out-" + name).toString(),
         "1",
         "3",
-        gen.toString(),
+        genJson.toString(),
         result.toString(),
         "plugin",
         "same");
   }
 
-  /**
-   * Bytes the executors fetched paced: per container log under the NodeManagers' directories, the
-   * largest running total it printed. YARN deletes application directories meanwhile, so the walk
-   * skips what vanishes under it.
-   */
-  private long pacedBytes() throws IOException {
+  /** The container logs ({@code stderr}) under the NodeManagers' directories. */
+  private List<Path> containerLogs() throws IOException {
     List<Path> logs = new ArrayList<>();
     Files.walkFileTree(
         work.resolve("daemons"),
@@ -144,6 +151,16 @@ class TestbedYarnIT {
             return FileVisitResult.CONTINUE;
           }
         });
+    return logs;
+  }
+
+  /**
+   * Bytes the executors fetched paced: per container log under the NodeManagers' directories, the
+   * largest running total it printed. YARN deletes application directories meanwhile, so the walk
+   * skips what vanishes under it.
+   */
+  private long pacedBytes() throws IOException {
+    List<Path> logs = containerLogs();
     long sum = 0;
     for (Path f : logs) {
       long most = 0;
@@ -211,6 +228,87 @@ class TestbedYarnIT {
     assertEquals(0, run.get(5, TimeUnit.MINUTES), "the job finished anyway; see " + log);
     JsonNode job = json.readTree(result.toFile()).get("jobs").get(0);
     assertTrue(job.get("valid").asBoolean(), "output complete and sorted: " + job);
+  }
+
+  @Test
+  void withDynamicAllocationYarnIsAskedForExecutorsOnTheHostsTheCoordinatorChose()
+      throws Exception {
+    // One map task: one executor does it, so the reduce stage finds the other hosts empty.
+    Path in = work.resolve("in-one");
+    Path genOne = work.resolve("gen-one.json");
+    Files.deleteIfExists(genOne);
+    assertEquals(
+        0,
+        submit(false)
+            .run(
+                List.of("gen", in.toString(), "300000", "1", genOne.toString()),
+                work.resolve("gen-one.log")),
+        "TeraGen on YARN; see " + work.resolve("gen-one.log"));
+    Path result = work.resolve("dynamic.json");
+    Files.deleteIfExists(result);
+    Path log = work.resolve("dynamic.log");
+    Map<String, String> dynamic =
+        Map.of(
+            "spark.dynamicAllocation.enabled", "true",
+            "spark.dynamicAllocation.initialExecutors", "1",
+            "spark.dynamicAllocation.minExecutors", "1",
+            "spark.dynamicAllocation.maxExecutors", Integer.toString(hosts.size()),
+            "spark.executor.instances", "1",
+            // Tasks here last a second: wait for the executors YARN starts (docs/yarn.md).
+            "spark.locality.wait", "10s");
+    assertEquals(
+        0, submit(true, dynamic).run(sortArgs("dynamic", in, genOne, result), log), "see " + log);
+    JsonNode job = json.readTree(result.toFile()).get("jobs").get(0);
+    assertTrue(job.get("valid").asBoolean(), job.toString());
+
+    Matcher placed =
+        Pattern.compile("placed by rpc on executors \\[([^]]*)]").matcher(Files.readString(log));
+    assertTrue(placed.find(), "the driver log names the placement; see " + log);
+    List<String> toCome = new ArrayList<>();
+    for (String e : placed.group(1).split(", ")) {
+      if (e.startsWith("new@")) {
+        toCome.add(e.substring("new@".length()));
+      }
+    }
+    assertTrue(
+        !toCome.isEmpty(), "some reducers go to hosts without an executor: " + placed.group(1));
+    // The application master's log (its first container): what Spark asked YARN for.
+    Matcher app =
+        Pattern.compile("Submitted application (application_\\d+_\\d+)")
+            .matcher(Files.readString(log));
+    assertTrue(app.find(), "the driver log names the application; see " + log);
+    String am =
+        containerLogs().stream()
+            .filter(f -> f.getParent().getParent().getFileName().toString().equals(app.group(1)))
+            .filter(f -> f.getParent().getFileName().toString().endsWith("_000001"))
+            .map(TestbedYarnIT::read)
+            .findFirst()
+            .orElse("");
+    // Each request names the nodes Spark's placement strategy chose for it, comma-separated.
+    Set<String> asked = new TreeSet<>();
+    Matcher request =
+        Pattern.compile("Submitted container request for host ([^ ]+)\\.").matcher(am);
+    while (request.find()) {
+      asked.addAll(List.of(request.group(1).split(",")));
+    }
+    assertTrue(
+        asked.containsAll(toCome),
+        "containers asked for on " + toCome + ", where the coordinator put reducers: " + asked);
+    System.out.printf(
+        "dynamic allocation: reducers placed on executors [%s]; containers asked for on %s; %d of"
+            + " %d reduce tasks ran where placed%n",
+        placed.group(1),
+        asked,
+        job.get("placedTasksMatched").asInt(),
+        job.get("reduceTasks").asInt());
+  }
+
+  private static String read(Path f) {
+    try {
+      return Files.readString(f);
+    } catch (IOException e) {
+      return ""; // deleted since the walk
+    }
   }
 
   /** The host running the application master, from the ResourceManager. */
