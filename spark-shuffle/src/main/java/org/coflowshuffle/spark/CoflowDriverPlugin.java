@@ -138,10 +138,15 @@ public final class CoflowDriverPlugin implements DriverPlugin {
       }
       return Boolean.TRUE;
     }
-    if (message instanceof Messages.RateQuery q) {
-      return c == null
-          ? Double.POSITIVE_INFINITY
-          : c.rate(q.shuffleId(), q.reducer(), q.sourceExecutor(), q.fetchingExecutor());
+    if (message instanceof Messages.RateQueries q) {
+      double[] rates = new double[q.reducers().length];
+      for (int i = 0; i < rates.length; i++) {
+        rates[i] =
+            c == null
+                ? Double.POSITIVE_INFINITY
+                : c.rate(q.shuffleIds()[i], q.reducers()[i], q.sources()[i], q.fetchingExecutor());
+      }
+      return rates;
     }
     if (message instanceof Messages.Delivered d) {
       if (c != null) {

@@ -1,5 +1,6 @@
 package org.coflowshuffle.spark;
 
+import java.util.Arrays;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -95,24 +96,35 @@ final class DriverLink {
         });
   }
 
-  /** The rate for what a reducer fetches of a shuffle from one executor; no limit on failure. */
-  static double rate(int shuffleId, int reducer, String sourceExecutor) {
+  /**
+   * The rates for what reducers fetch of shuffles from executors (see {@link
+   * Messages.RateQueries}), in one ask; no limit for any on failure.
+   */
+  static double[] rates(int[] shuffleIds, int[] reducers, String[] sources) {
+    double[] none = new double[reducers.length];
+    Arrays.fill(none, Double.POSITIVE_INFINITY);
     PluginContext ctx = context;
     if (ctx == null) {
-      return Double.POSITIVE_INFINITY;
+      return none;
     }
     try {
       Object reply =
-          ctx.ask(new Messages.RateQuery(shuffleId, reducer, sourceExecutor, ctx.executorID()));
-      return reply instanceof Double d && d >= 0 ? d : Double.POSITIVE_INFINITY;
+          ctx.ask(new Messages.RateQueries(shuffleIds, reducers, sources, ctx.executorID()));
+      if (!(reply instanceof double[] rates) || rates.length != reducers.length) {
+        throw new IllegalStateException("unexpected reply " + reply);
+      }
+      for (int i = 0; i < rates.length; i++) {
+        rates[i] = rates[i] >= 0 ? rates[i] : Double.POSITIVE_INFINITY;
+      }
+      return rates;
     } catch (Exception e) {
       warnOnce(
-          "rate " + shuffleId,
+          "rate " + shuffleIds[0],
           "coflow: shuffle "
-              + shuffleId
+              + shuffleIds[0]
               + " is fetched without a rate limit: rate query failed: "
               + e);
-      return Double.POSITIVE_INFINITY;
+      return none;
     }
   }
 

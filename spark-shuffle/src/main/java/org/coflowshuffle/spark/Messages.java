@@ -6,7 +6,7 @@ import java.io.Serializable;
  * What executors tell and ask the driver plugin, through Spark's plugin RPC (Java-serialized, on
  * Spark's authenticated, optionally encrypted RPC channel).
  *
- * <p>Replies are JDK types only ({@code Boolean}, {@code Double}, {@code String}): an executor
+ * <p>Replies are JDK types only ({@code Boolean}, {@code double[]}, {@code String}): an executor
  * deserializes a reply on Spark's RPC thread with Spark's class loader, which cannot see classes
  * that came with {@code --jars}, and a reply it cannot read makes it drop the driver and exit.
  */
@@ -29,11 +29,13 @@ final class Messages {
   record WhereIsPaced(String executorId) implements Serializable {}
 
   /**
-   * How fast may a reducer fetch what a shuffle holds for it on one executor? Reply: a {@code
-   * Double}, bytes per second ({@code Infinity} for no limit). Asking marks the reducer as
-   * fetching.
+   * How fast may each reducer fetch what a shuffle holds for it on one executor? Question i is
+   * reducer {@code reducers[i]} of shuffle {@code shuffleIds[i]}, from {@code sources[i]}; all of
+   * an executor's flows ask in one message. Reply: a {@code double[]}, bytes per second for each
+   * ({@code Infinity} for no limit). Asking marks each reducer as fetching on {@code
+   * fetchingExecutor}.
    */
-  record RateQuery(int shuffleId, int reducer, String sourceExecutor, String fetchingExecutor)
+  record RateQueries(int[] shuffleIds, int[] reducers, String[] sources, String fetchingExecutor)
       implements Serializable {}
 
   /** A reducer received {@code bytes} from an executor. Sent, no reply. */

@@ -13,7 +13,9 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -68,6 +70,13 @@ final class PacedShuffleClient extends BlockStoreClient {
             t.setDaemon(true);
             return t;
           });
+  private final ExecutorService starter =
+      Executors.newCachedThreadPool(
+          r -> {
+            Thread t = new Thread(r, "coflow-fetch-start");
+            t.setDaemon(true);
+            return t;
+          });
   private final Set<Flow> active = ConcurrentHashMap.newKeySet();
   private final AtomicLong flowIds = new AtomicLong();
 
@@ -92,22 +101,11 @@ final class PacedShuffleClient extends BlockStoreClient {
       this.shuffleId = shuffleId;
       this.reducers = reducers;
       this.source = source;
-      this.rate = currentRate();
+      this.rate = rates(List.of(this))[0];
     }
 
-    double currentRate() {
-      if (unpaced.contains(shuffleId)) {
-        return Double.POSITIVE_INFINITY;
-      }
-      double sum = 0;
-      for (int r : reducers) {
-        sum += DriverLink.rate(shuffleId, r, source);
-      }
-      return sum;
-    }
-
-    void refresh() {
-      double now = currentRate();
+    /** Takes the rate the driver gave now, or lets the flow go unpaced when held too long. */
+    void refresh(double now) {
       long t = System.nanoTime();
       if (now >= STALLED_RATE) {
         stalledSince = 0;
@@ -131,6 +129,55 @@ final class PacedShuffleClient extends BlockStoreClient {
           || Double.isInfinite(now) != Double.isInfinite(rate)) {
         rate = now;
         client.setRate(id, now);
+      }
+    }
+  }
+
+  /**
+   * The current rate of each flow (the sum over its reducers), from one ask to the driver for all
+   * of them: asking per flow every {@value #REFRESH_MS} ms would load the driver with as many round
+   * trips as flows.
+   */
+  private double[] rates(List<Flow> flows) {
+    int n = 0;
+    for (Flow f : flows) {
+      n += unpaced.contains(f.shuffleId) ? 0 : f.reducers.size();
+    }
+    int[] shuffles = new int[n];
+    int[] reducers = new int[n];
+    String[] sources = new String[n];
+    int q = 0;
+    for (Flow f : flows) {
+      if (!unpaced.contains(f.shuffleId)) {
+        for (int r : f.reducers) {
+          shuffles[q] = f.shuffleId;
+          reducers[q] = r;
+          sources[q++] = f.source;
+        }
+      }
+    }
+    double[] answers = n == 0 ? new double[0] : DriverLink.rates(shuffles, reducers, sources);
+    double[] rates = new double[flows.size()];
+    q = 0;
+    for (int i = 0; i < rates.length; i++) {
+      Flow f = flows.get(i);
+      if (unpaced.contains(f.shuffleId)) {
+        rates[i] = Double.POSITIVE_INFINITY;
+        continue;
+      }
+      for (int k = 0; k < f.reducers.size(); k++) {
+        rates[i] += answers[q++];
+      }
+    }
+    return rates;
+  }
+
+  private void refreshAll() {
+    List<Flow> flows = List.copyOf(active);
+    if (!flows.isEmpty()) {
+      double[] now = rates(flows);
+      for (int i = 0; i < now.length; i++) {
+        flows.get(i).refresh(now[i]);
       }
     }
   }
@@ -173,7 +220,7 @@ final class PacedShuffleClient extends BlockStoreClient {
     this.route = route;
     this.stallLimitNanos = stallLimitNanos;
     refresher.scheduleWithFixedDelay(
-        () -> active.forEach(Flow::refresh), REFRESH_MS, REFRESH_MS, TimeUnit.MILLISECONDS);
+        this::refreshAll, REFRESH_MS, REFRESH_MS, TimeUnit.MILLISECONDS);
   }
 
   @Override
@@ -205,6 +252,32 @@ final class PacedShuffleClient extends BlockStoreClient {
       spark.fetchBlocks(host, port, execId, blockIds, listener, downloadFileManager);
       return;
     }
+    // Spark asks for every source in turn on the task's thread; a paced flow first connects and
+    // asks the driver for its rate, so the flows start side by side rather than one by one.
+    int shuffle = shuffleId;
+    try {
+      starter.execute(
+          () -> {
+            try {
+              start(target, shuffle, reducers, host, port, execId, blockIds, listener);
+            } catch (RuntimeException e) {
+              fallBack(execId, e, host, port, blockIds, listener); // the flow could not start
+            }
+          });
+    } catch (RejectedExecutionException e) {
+      fallBack(execId, e, host, port, blockIds, listener); // stopping
+    }
+  }
+
+  private void start(
+      Target target,
+      int shuffleId,
+      Set<Integer> reducers,
+      String host,
+      int port,
+      String execId,
+      String[] blockIds,
+      BlockFetchingListener listener) {
     PacedFetchClient client;
     try {
       client = PacedFetchClient.connect(target.host(), target.port(), network);
@@ -373,6 +446,7 @@ final class PacedShuffleClient extends BlockStoreClient {
 
   /** Stops this client's threads; Spark's own client is closed by Spark. */
   void stop() {
+    starter.shutdownNow();
     refresher.shutdownNow();
     network.shutdownGracefully(0, 1, TimeUnit.SECONDS);
   }

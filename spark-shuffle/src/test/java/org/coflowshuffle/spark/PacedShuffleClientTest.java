@@ -14,6 +14,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -89,8 +90,10 @@ class PacedShuffleClientTest {
               if (m instanceof Messages.WhereIsPaced) {
                 return "127.0.0.1:" + port;
               }
-              if (m instanceof Messages.RateQuery) {
-                return 1e9;
+              if (m instanceof Messages.RateQueries q) {
+                double[] rates = new double[q.reducers().length];
+                Arrays.fill(rates, 1e9);
+                return rates;
               }
               return Boolean.TRUE;
             });
@@ -185,7 +188,9 @@ class PacedShuffleClientTest {
             call ->
                 call.getArgument(0) instanceof Messages.WhereIsPaced
                     ? "127.0.0.1:" + port
-                    : call.getArgument(0) instanceof Messages.RateQuery ? 0.0 : Boolean.TRUE);
+                    : call.getArgument(0) instanceof Messages.RateQueries q
+                        ? new double[q.reducers().length]
+                        : Boolean.TRUE);
     DriverLink.disconnect();
     DriverLink.connect(holding);
     PacedShuffleClient held =
@@ -200,6 +205,42 @@ class PacedShuffleClientTest {
       assertArrayEquals(content, got.blocks.get("shuffle_0_0_0"), "delivered after all");
       assertTrue(seconds >= 0.6, "held until the limit: " + seconds + " s");
       assertEquals(List.of(), sparkFetched, "by the paced transport, unpaced");
+    } finally {
+      held.stop();
+    }
+  }
+
+  @Test
+  void theFlowsOfAnExecutorAskTheirRatesInOneMessage() throws Exception {
+    List<Integer> questionsPerAsk = new CopyOnWriteArrayList<>();
+    PluginContext holding = mock(PluginContext.class);
+    int port = serverPort;
+    when(holding.ask(any()))
+        .thenAnswer(
+            call -> {
+              Object m = call.getArgument(0);
+              if (m instanceof Messages.RateQueries q) {
+                questionsPerAsk.add(q.reducers().length);
+                return new double[q.reducers().length]; // held
+              }
+              return m instanceof Messages.WhereIsPaced ? "127.0.0.1:" + port : Boolean.TRUE;
+            });
+    DriverLink.disconnect();
+    DriverLink.connect(holding);
+    PacedShuffleClient held =
+        new PacedShuffleClient(
+            spark, PacedShuffleClient.executorServers(), TimeUnit.MILLISECONDS.toNanos(600));
+    try {
+      Collected first = new Collected();
+      Collected second = new Collected();
+      held.fetchBlocks("h", 1, "exec-1", new String[] {"shuffle_0_0_0"}, first, null);
+      held.fetchBlocks("h", 1, "exec-2", new String[] {"shuffle_0_0_0"}, second, null);
+      first.await(1);
+      second.await(1);
+      assertArrayEquals(content, second.blocks.get("shuffle_0_0_0"), "delivered after all");
+      assertTrue(
+          questionsPerAsk.contains(2),
+          "while both were held, one ask carried both flows' questions: " + questionsPerAsk);
     } finally {
       held.stop();
     }
