@@ -33,12 +33,7 @@ public final class CoflowDriverPlugin implements DriverPlugin {
   static final long STATUS_SECONDS = 10;
 
   private final ScheduledExecutorService statusLog =
-      Executors.newSingleThreadScheduledExecutor(
-          r -> {
-            Thread t = new Thread(r, "coflow-status-log");
-            t.setDaemon(true);
-            return t;
-          });
+      Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("coflow-status-log"));
   private static volatile ReducerPlacer placer;
   private final Map<String, Messages.PacedEndpoint> endpoints = new ConcurrentHashMap<>();
 

@@ -64,19 +64,9 @@ final class PacedShuffleClient extends BlockStoreClient {
   private final Route route;
   private final EventLoopGroup network = PacedFetchClient.newGroup(2);
   private final ScheduledExecutorService refresher =
-      Executors.newSingleThreadScheduledExecutor(
-          r -> {
-            Thread t = new Thread(r, "coflow-rate-refresher");
-            t.setDaemon(true);
-            return t;
-          });
+      Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("coflow-rate-refresher"));
   private final ExecutorService starter =
-      Executors.newCachedThreadPool(
-          r -> {
-            Thread t = new Thread(r, "coflow-fetch-start");
-            t.setDaemon(true);
-            return t;
-          });
+      Executors.newCachedThreadPool(DaemonThreads.named("coflow-fetch-start"));
   private final Set<Flow> active = ConcurrentHashMap.newKeySet();
   private final AtomicLong flowIds = new AtomicLong();
 

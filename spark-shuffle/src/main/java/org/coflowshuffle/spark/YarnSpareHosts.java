@@ -37,12 +37,7 @@ final class YarnSpareHosts implements Supplier<List<String>>, AutoCloseable {
   private final long containerMb;
   private final YarnClient client;
   private final ScheduledExecutorService refresh =
-      Executors.newSingleThreadScheduledExecutor(
-          r -> {
-            Thread t = new Thread(r, "coflow-yarn-nodes");
-            t.setDaemon(true);
-            return t;
-          });
+      Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("coflow-yarn-nodes"));
   private volatile List<String> hosts = List.of();
   private volatile boolean warned;
 

@@ -179,23 +179,32 @@ class PacedShuffleClientTest {
     }
   }
 
-  @Test
-  void aFlowHeldPastTheStallLimitGoesUnpaced() throws Exception {
+  /**
+   * A client whose driver holds every flow (rate 0), noting how many questions each rate ask
+   * carried; flows held 600 ms go unpaced.
+   */
+  private PacedShuffleClient heldClient(List<Integer> questionsPerAsk) throws Exception {
     PluginContext holding = mock(PluginContext.class);
     int port = serverPort;
     when(holding.ask(any()))
         .thenAnswer(
-            call ->
-                call.getArgument(0) instanceof Messages.WhereIsPaced
-                    ? "127.0.0.1:" + port
-                    : call.getArgument(0) instanceof Messages.RateQueries q
-                        ? new double[q.reducers().length]
-                        : Boolean.TRUE);
+            call -> {
+              Object m = call.getArgument(0);
+              if (m instanceof Messages.RateQueries q) {
+                questionsPerAsk.add(q.reducers().length);
+                return new double[q.reducers().length];
+              }
+              return m instanceof Messages.WhereIsPaced ? "127.0.0.1:" + port : Boolean.TRUE;
+            });
     DriverLink.disconnect();
     DriverLink.connect(holding);
-    PacedShuffleClient held =
-        new PacedShuffleClient(
-            spark, PacedShuffleClient.executorServers(), TimeUnit.MILLISECONDS.toNanos(600));
+    return new PacedShuffleClient(
+        spark, PacedShuffleClient.executorServers(), TimeUnit.MILLISECONDS.toNanos(600));
+  }
+
+  @Test
+  void aFlowHeldPastTheStallLimitGoesUnpaced() throws Exception {
+    PacedShuffleClient held = heldClient(new CopyOnWriteArrayList<>());
     try {
       Collected got = new Collected();
       long start = System.nanoTime();
@@ -213,23 +222,7 @@ class PacedShuffleClientTest {
   @Test
   void theFlowsOfAnExecutorAskTheirRatesInOneMessage() throws Exception {
     List<Integer> questionsPerAsk = new CopyOnWriteArrayList<>();
-    PluginContext holding = mock(PluginContext.class);
-    int port = serverPort;
-    when(holding.ask(any()))
-        .thenAnswer(
-            call -> {
-              Object m = call.getArgument(0);
-              if (m instanceof Messages.RateQueries q) {
-                questionsPerAsk.add(q.reducers().length);
-                return new double[q.reducers().length]; // held
-              }
-              return m instanceof Messages.WhereIsPaced ? "127.0.0.1:" + port : Boolean.TRUE;
-            });
-    DriverLink.disconnect();
-    DriverLink.connect(holding);
-    PacedShuffleClient held =
-        new PacedShuffleClient(
-            spark, PacedShuffleClient.executorServers(), TimeUnit.MILLISECONDS.toNanos(600));
+    PacedShuffleClient held = heldClient(questionsPerAsk);
     try {
       Collected first = new Collected();
       Collected second = new Collected();
