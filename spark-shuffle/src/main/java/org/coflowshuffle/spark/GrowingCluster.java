@@ -87,32 +87,32 @@ public final class GrowingCluster implements ShuffleCoordinator, AutoCloseable {
 
   /**
    * Brings the executors to come up to date with the cluster before a placement of {@code tasks}
-   * tasks: no more than they could fill, the best-linked machines first.
+   * tasks. One offered earlier stays while its host still has room (tasks of an earlier stage may
+   * be waiting for it); new ones are added, best-linked machines first, up to what the stage's
+   * tasks could fill and what dynamic allocation allows.
    */
   private synchronized void offerSpareHosts(int tasks) {
-    Set<String> busy = new HashSet<>(live.values());
-    Set<String> wanted = new LinkedHashSet<>();
-    long room = Math.min((long) maxExecutors - live.size(), (tasks + cores - 1) / cores);
-    List<String> spare = new ArrayList<>(spareHosts.get());
-    spare.sort(Comparator.comparingDouble(link).reversed());
-    for (String host : spare) {
-      if (wanted.size() >= room) {
-        break;
-      }
-      if (!busy.contains(host)) {
-        wanted.add(host);
-      }
-    }
+    Set<String> spare = new LinkedHashSet<>(spareHosts.get());
+    spare.removeAll(live.values());
     for (String host : List.copyOf(offered)) {
-      if (!wanted.contains(host)) {
-        withdraw(host);
+      if (!spare.contains(host)) {
+        withdraw(host); // its room was given to someone else
       }
     }
-    for (String host : wanted) {
-      if (offered.add(host)) {
-        coordinator.executorAdded(new ExecutorSlots(PREFIX + host, host, cores));
-      }
+    long room =
+        Math.min((long) maxExecutors - live.size(), (tasks + cores - 1) / cores) - offered.size();
+    List<String> best = new ArrayList<>(spare);
+    best.removeAll(offered);
+    best.sort(Comparator.comparingDouble(link).reversed());
+    for (String host : best.subList(0, (int) Math.max(0, Math.min(room, best.size())))) {
+      offered.add(host);
+      coordinator.executorAdded(new ExecutorSlots(PREFIX + host, host, cores));
     }
+  }
+
+  /** The hosts whose executor to come the coordinator has now. */
+  synchronized Set<String> offered() {
+    return Set.copyOf(offered);
   }
 
   private void withdraw(String host) {

@@ -129,33 +129,34 @@ final class PacedShuffleClient extends BlockStoreClient {
    * trips as flows.
    */
   private double[] rates(List<Flow> flows) {
+    // Which flows are paced is read once: another thread may let a shuffle go unpaced meanwhile.
+    boolean[] paced = new boolean[flows.size()];
     int n = 0;
-    for (Flow f : flows) {
-      n += unpaced.contains(f.shuffleId) ? 0 : f.reducers.size();
+    for (int i = 0; i < paced.length; i++) {
+      paced[i] = !unpaced.contains(flows.get(i).shuffleId);
+      n += paced[i] ? flows.get(i).reducers.size() : 0;
     }
     int[] shuffles = new int[n];
     int[] reducers = new int[n];
     String[] sources = new String[n];
     int q = 0;
-    for (Flow f : flows) {
-      if (!unpaced.contains(f.shuffleId)) {
-        for (int r : f.reducers) {
-          shuffles[q] = f.shuffleId;
-          reducers[q] = r;
-          sources[q++] = f.source;
-        }
+    for (int i = 0; i < paced.length; i++) {
+      Flow f = flows.get(i);
+      for (int r : paced[i] ? f.reducers : Set.<Integer>of()) {
+        shuffles[q] = f.shuffleId;
+        reducers[q] = r;
+        sources[q++] = f.source;
       }
     }
     double[] answers = n == 0 ? new double[0] : DriverLink.rates(shuffles, reducers, sources);
     double[] rates = new double[flows.size()];
     q = 0;
     for (int i = 0; i < rates.length; i++) {
-      Flow f = flows.get(i);
-      if (unpaced.contains(f.shuffleId)) {
+      if (!paced[i]) {
         rates[i] = Double.POSITIVE_INFINITY;
         continue;
       }
-      for (int k = 0; k < f.reducers.size(); k++) {
+      for (int k = 0; k < flows.get(i).reducers.size(); k++) {
         rates[i] += answers[q++];
       }
     }

@@ -85,6 +85,22 @@ class GrowingClusterTest {
   }
 
   @Test
+  void anExecutorToComeStaysWhileItsHostHasRoom() throws Exception {
+    GrowingCluster c = cluster(3);
+    placeFourReducers(c, 0);
+    assertEquals(Set.of("h2", "h3"), c.offered());
+    // A stage of one task, while the first one's tasks wait for their executors: nothing offered
+    // for them is taken away, though one task alone would not ask for two.
+    c.mapOutput(1, 0, "1", new long[] {GB});
+    c.place(1, 1, 1);
+    assertEquals(Set.of("h2", "h3"), c.offered());
+    spare.remove("h3");
+    c.mapOutput(2, 0, "1", new long[] {GB});
+    c.place(2, 1, 1);
+    assertEquals(Set.of("h2"), c.offered(), "h3's room went to someone else");
+  }
+
+  @Test
   void withNoRoomLeftReducersStayOnTheRunningExecutors() throws Exception {
     GrowingCluster c = cluster(2);
     assertEquals(Set.of("1", "new@h2"), executors(placeFourReducers(c, 0)));
