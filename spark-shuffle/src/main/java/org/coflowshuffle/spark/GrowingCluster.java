@@ -104,7 +104,10 @@ public final class GrowingCluster implements ShuffleCoordinator, AutoCloseable {
     List<String> best = new ArrayList<>(spare);
     best.removeAll(offered);
     best.sort(Comparator.comparingDouble(link).reversed());
-    for (String host : best.subList(0, (int) Math.max(0, Math.min(room, best.size())))) {
+    for (String host : best) {
+      if (room-- <= 0) {
+        break;
+      }
       offered.add(host);
       coordinator.executorAdded(new ExecutorSlots(PREFIX + host, host, cores));
     }

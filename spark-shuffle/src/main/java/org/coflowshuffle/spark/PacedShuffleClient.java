@@ -141,8 +141,11 @@ final class PacedShuffleClient extends BlockStoreClient {
     String[] sources = new String[n];
     int q = 0;
     for (int i = 0; i < paced.length; i++) {
+      if (!paced[i]) {
+        continue;
+      }
       Flow f = flows.get(i);
-      for (int r : paced[i] ? f.reducers : Set.<Integer>of()) {
+      for (int r : f.reducers) {
         shuffles[q] = f.shuffleId;
         reducers[q] = r;
         sources[q++] = f.source;

@@ -160,9 +160,8 @@ class TestbedYarnIT {
    * skips what vanishes under it.
    */
   private long pacedBytes() throws IOException {
-    List<Path> logs = containerLogs();
     long sum = 0;
-    for (Path f : logs) {
+    for (Path f : containerLogs()) {
       long most = 0;
       try {
         Matcher m = PACED.matcher(Files.readString(f));
