@@ -2,6 +2,7 @@ package org.coflowshuffle.spark;
 
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -124,6 +125,30 @@ public final class CoflowDriverPlugin implements DriverPlugin {
     }
   }
 
+  /**
+   * Answers an executor's rate questions, after taking the progress they carry (so that a decision
+   * they bring about sees it); no limit for any while no coordinator runs.
+   */
+  static double[] rates(ShuffleCoordinator c, Messages.RateQueries q) {
+    int n = q.reducers().length;
+    if (q.shuffleIds().length != n || q.sources().length != n || q.delivered().length != n) {
+      throw new IllegalArgumentException(
+          "coflow: rate queries of unequal lengths from executor " + q.fetchingExecutor());
+    }
+    double[] rates = new double[n];
+    if (c == null) {
+      Arrays.fill(rates, Double.POSITIVE_INFINITY);
+      return rates;
+    }
+    for (int i = 0; i < n; i++) {
+      c.delivered(q.shuffleIds()[i], q.reducers()[i], q.sources()[i], q.delivered()[i]);
+    }
+    for (int i = 0; i < n; i++) {
+      rates[i] = c.rate(q.shuffleIds()[i], q.reducers()[i], q.sources()[i], q.fetchingExecutor());
+    }
+    return rates;
+  }
+
   @Override
   public Object receive(Object message) {
     ShuffleCoordinator c = current;
@@ -134,14 +159,7 @@ public final class CoflowDriverPlugin implements DriverPlugin {
       return Boolean.TRUE;
     }
     if (message instanceof Messages.RateQueries q) {
-      double[] rates = new double[q.reducers().length];
-      for (int i = 0; i < rates.length; i++) {
-        rates[i] =
-            c == null
-                ? Double.POSITIVE_INFINITY
-                : c.rate(q.shuffleIds()[i], q.reducers()[i], q.sources()[i], q.fetchingExecutor());
-      }
-      return rates;
+      return rates(c, q);
     }
     if (message instanceof Messages.Delivered d) {
       if (c != null) {

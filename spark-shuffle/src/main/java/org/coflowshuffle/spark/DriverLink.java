@@ -100,7 +100,7 @@ final class DriverLink {
    * The rates for what reducers fetch of shuffles from executors (see {@link
    * Messages.RateQueries}), in one ask; no limit for any on failure.
    */
-  static double[] rates(int[] shuffleIds, int[] reducers, String[] sources) {
+  static double[] rates(int[] shuffleIds, int[] reducers, String[] sources, long[] delivered) {
     double[] none = new double[reducers.length];
     Arrays.fill(none, Double.POSITIVE_INFINITY);
     PluginContext ctx = context;
@@ -109,7 +109,8 @@ final class DriverLink {
     }
     try {
       Object reply =
-          ctx.ask(new Messages.RateQueries(shuffleIds, reducers, sources, ctx.executorID()));
+          ctx.ask(
+              new Messages.RateQueries(shuffleIds, reducers, sources, delivered, ctx.executorID()));
       if (!(reply instanceof double[] rates) || rates.length != reducers.length) {
         throw new IllegalStateException("unexpected reply " + reply);
       }

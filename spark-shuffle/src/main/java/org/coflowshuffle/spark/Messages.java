@@ -34,11 +34,16 @@ final class Messages {
    * an executor's flows ask in one message. Reply: a {@code double[]}, bytes per second for each
    * ({@code Infinity} for no limit). Asking marks each reducer as fetching on {@code
    * fetchingExecutor}.
+   *
+   * @param delivered bytes question i's reducer received from its source since the executor's last
+   *     ask: progress rides on the asks, so the coordinator sees what is left while flows run, not
+   *     only when they end
    */
-  record RateQueries(int[] shuffleIds, int[] reducers, String[] sources, String fetchingExecutor)
+  record RateQueries(
+      int[] shuffleIds, int[] reducers, String[] sources, long[] delivered, String fetchingExecutor)
       implements Serializable {}
 
-  /** A reducer received {@code bytes} from an executor. Sent, no reply. */
+  /** A reducer received {@code bytes} from an executor (what no ask carried). Sent, no reply. */
   record Delivered(int shuffleId, int reducer, String sourceExecutor, long bytes)
       implements Serializable {}
 }

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -73,6 +74,18 @@ final class PacedShuffleClient extends BlockStoreClient {
   /** Bytes fetched through the paced transport, for logs and tests. */
   static final AtomicLong pacedBytes = new AtomicLong();
 
+  /** Bytes one reducer received on one flow, and how many of them the driver was told. */
+  private static final class Progress {
+    final AtomicLong received = new AtomicLong();
+    private final AtomicLong reported = new AtomicLong();
+
+    /** What arrived since the last call; each byte is handed out once, whoever asks. */
+    long untold() {
+      long now = received.get();
+      return Math.max(0, now - reported.getAndAccumulate(now, Math::max));
+    }
+  }
+
   /** One fetch call in progress: its connection, its reducers and its current rate. */
   private final class Flow {
     final String id;
@@ -80,6 +93,7 @@ final class PacedShuffleClient extends BlockStoreClient {
     final int shuffleId;
     final Set<Integer> reducers;
     final String source;
+    final Map<Integer, Progress> progress = new TreeMap<>();
     volatile double rate;
 
     /** Since when the flow has been held below {@link #STALLED_RATE}; 0 while it moves. */
@@ -91,7 +105,19 @@ final class PacedShuffleClient extends BlockStoreClient {
       this.shuffleId = shuffleId;
       this.reducers = reducers;
       this.source = source;
+      reducers.forEach(r -> progress.put(r, new Progress()));
       this.rate = rates(List.of(this))[0];
+    }
+
+    /** Counts a chunk of a block of reducers [first, end), shared evenly among them. */
+    void received(int first, int end, long bytes) {
+      int n = end - first;
+      for (int r = first; r < end; r++) {
+        Progress p = progress.get(r);
+        if (p != null) {
+          p.received.addAndGet(bytes / n + (r == first ? bytes % n : 0));
+        }
+      }
     }
 
     /** Takes the rate the driver gave now, or lets the flow go unpaced when held too long. */
@@ -126,7 +152,7 @@ final class PacedShuffleClient extends BlockStoreClient {
   /**
    * The current rate of each flow (the sum over its reducers), from one ask to the driver for all
    * of them: asking per flow every {@value #REFRESH_MS} ms would load the driver with as many round
-   * trips as flows.
+   * trips as flows. The ask carries what each reducer received since the last one.
    */
   private double[] rates(List<Flow> flows) {
     // Which flows are paced is read once: another thread may let a shuffle go unpaced meanwhile.
@@ -139,6 +165,7 @@ final class PacedShuffleClient extends BlockStoreClient {
     int[] shuffles = new int[n];
     int[] reducers = new int[n];
     String[] sources = new String[n];
+    long[] delivered = new long[n];
     int q = 0;
     for (int i = 0; i < paced.length; i++) {
       if (!paced[i]) {
@@ -148,10 +175,12 @@ final class PacedShuffleClient extends BlockStoreClient {
       for (int r : f.reducers) {
         shuffles[q] = f.shuffleId;
         reducers[q] = r;
+        delivered[q] = f.progress.get(r).untold();
         sources[q++] = f.source;
       }
     }
-    double[] answers = n == 0 ? new double[0] : DriverLink.rates(shuffles, reducers, sources);
+    double[] answers =
+        n == 0 ? new double[0] : DriverLink.rates(shuffles, reducers, sources, delivered);
     double[] rates = new double[flows.size()];
     q = 0;
     for (int i = 0; i < rates.length; i++) {
@@ -289,10 +318,17 @@ final class PacedShuffleClient extends BlockStoreClient {
     List<CompletableFuture<?>> all = new ArrayList<>();
     for (String blockId : blockIds) {
       ByteBuf buf = Unpooled.buffer();
+      int[] range = parse(blockId);
       all.add(
           client
               .fetch(
-                  flowId, target.blockPrefix() + blockId, flow.rate, chunk -> buf.writeBytes(chunk))
+                  flowId,
+                  target.blockPrefix() + blockId,
+                  flow.rate,
+                  chunk -> {
+                    flow.received(range[1], range[2], chunk.readableBytes());
+                    buf.writeBytes(chunk);
+                  })
               .whenComplete(
                   (size, error) -> {
                     if (error == null && !failed.get() && left.remove(blockId)) {
@@ -320,10 +356,13 @@ final class PacedShuffleClient extends BlockStoreClient {
               active.remove(flow);
               client.close();
               pacedBytes.addAndGet(bytes.get());
-              long perReducer = bytes.get() / Math.max(1, reducers.size());
-              for (int r : reducers) {
-                DriverLink.delivered(new Messages.Delivered(finalShuffle, r, execId, perReducer));
-              }
+              flow.progress.forEach(
+                  (r, p) -> {
+                    long rest = p.untold();
+                    if (rest > 0) {
+                      DriverLink.delivered(new Messages.Delivered(finalShuffle, r, execId, rest));
+                    }
+                  });
             });
   }
 

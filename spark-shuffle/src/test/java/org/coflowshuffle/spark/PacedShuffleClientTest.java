@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.Mockito.doAnswer;
 import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.when;
 
@@ -236,6 +237,58 @@ class PacedShuffleClientTest {
           "while both were held, one ask carried both flows' questions: " + questionsPerAsk);
     } finally {
       held.stop();
+    }
+  }
+
+  @Test
+  void progressRidesOnTheRateAsksWhileAFlowRuns() throws Exception {
+    byte[] big = new byte[60_000];
+    File file = Files.write(dir.resolve("big"), big).toFile();
+    PacedBlockServer slow =
+        new PacedBlockServer(id -> new BlockSource.Segment(file, 0, big.length), 1);
+    int port = slow.start("127.0.0.1", 0);
+    List<Long> onAsks = new CopyOnWriteArrayList<>();
+    List<Long> atTheEnd = new CopyOnWriteArrayList<>();
+    PluginContext driver = mock(PluginContext.class);
+    when(driver.ask(any()))
+        .thenAnswer(
+            call -> {
+              Object m = call.getArgument(0);
+              if (m instanceof Messages.RateQueries q) {
+                Arrays.stream(q.delivered()).forEach(onAsks::add);
+                double[] rates = new double[q.reducers().length];
+                Arrays.fill(rates, 50_000); // 1.2 s for the block
+                return rates;
+              }
+              return m instanceof Messages.WhereIsPaced ? "127.0.0.1:" + port : Boolean.TRUE;
+            });
+    doAnswer(call -> atTheEnd.add(((Messages.Delivered) call.getArgument(0)).bytes()))
+        .when(driver)
+        .send(any());
+    DriverLink.disconnect();
+    DriverLink.connect(driver);
+    PacedShuffleClient paced = new PacedShuffleClient(spark, PacedShuffleClient.executorServers());
+    try {
+      Collected got = new Collected();
+      paced.fetchBlocks("h", 1, "exec-1", new String[] {"shuffle_0_0_0"}, got, null);
+      got.await(1);
+      long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+      while (onAsks.stream().mapToLong(Long::longValue).sum()
+                  + atTheEnd.stream().mapToLong(Long::longValue).sum()
+              < big.length
+          && System.nanoTime() < end) {
+        Thread.sleep(10);
+      }
+      long told = onAsks.stream().mapToLong(Long::longValue).sum();
+      assertEquals(big.length, got.blocks.get("shuffle_0_0_0").length);
+      assertTrue(told > big.length / 2, "most bytes were told while the flow ran: " + onAsks);
+      assertEquals(
+          big.length,
+          told + atTheEnd.stream().mapToLong(Long::longValue).sum(),
+          "every byte told once: asks " + onAsks + ", at the end " + atTheEnd);
+    } finally {
+      paced.stop();
+      slow.close();
     }
   }
 

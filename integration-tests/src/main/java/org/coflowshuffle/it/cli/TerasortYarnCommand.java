@@ -293,15 +293,21 @@ public final class TerasortYarnCommand implements Command {
     double stockFetch = summary.path("stock").path("averageFetchCct").asDouble(Double.NaN);
     for (String name : results.keySet()) {
       JsonNode n = summary.get(name);
+      double cct = n.get("averageCct").asDouble();
+      double fetch = n.get("averageFetchCct").asDouble();
       out.printf(
           Locale.ROOT,
-          "%-11s average CCT %7.2f s (%+.1f%% vs stock; until the last fetch %.2f s, %+.1f%%),"
-              + " average job %7.2f s, output %s%n",
+          "%-11s average CCT %7.2f s (%suntil the last fetch %.2f s%s), average job %7.2f s,"
+              + " output %s%n",
           name,
-          n.get("averageCct").asDouble(),
-          100 * (n.get("averageCct").asDouble() / stock - 1),
-          n.get("averageFetchCct").asDouble(),
-          100 * (n.get("averageFetchCct").asDouble() / stockFetch - 1),
+          cct,
+          Double.isNaN(stock)
+              ? ""
+              : String.format(Locale.ROOT, "%+.1f%% vs stock; ", 100 * (cct / stock - 1)),
+          fetch,
+          Double.isNaN(stockFetch)
+              ? ""
+              : String.format(Locale.ROOT, ", %+.1f%%", 100 * (fetch / stockFetch - 1)),
           n.get("averageJobTime").asDouble(),
           n.get("valid").asBoolean() ? "valid" : "INVALID");
     }
