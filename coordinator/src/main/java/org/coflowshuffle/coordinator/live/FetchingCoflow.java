@@ -251,10 +251,17 @@ final class FetchingCoflow {
   /**
    * Counts, per executor, this stage's tasks that hold a task slot there or will: placed there and
    * not done. A stage placed later finds those cores taken until they end.
+   *
+   * @param fetchedFree leave out running tasks with nothing left to fetch: they only sort and write
+   *     now, so theirs are the cores that free next
    */
-  void tasksHeld(Map<String, Integer> perExecutor) {
+  void tasksHeld(Map<String, Integer> perExecutor, boolean fetchedFree) {
+    double[] left = new double[done.length];
+    for (int k = 0; fetchedFree && k < remaining.length; k++) {
+      left[flowReducer[k]] += local[k] ? 0 : Math.max(0, remaining[k]);
+    }
     for (int t = 0; t < done.length; t++) {
-      if (!done[t]) {
+      if (!done[t] && !(fetchedFree && running[t] && left[t] == 0)) {
         perExecutor.merge(reducerExecutors[t], 1, Integer::sum);
       }
     }

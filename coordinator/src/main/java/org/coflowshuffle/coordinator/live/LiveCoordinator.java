@@ -253,9 +253,18 @@ public final class LiveCoordinator implements ShuffleCoordinator {
     }
     double now = clock.getAsDouble();
     // Tasks of stages still fetching hold their executors' cores until they end: the new stage gets
-    // the cores they leave, and waves beyond them (Spark runs a task where a core frees up).
-    Map<String, Integer> held = new HashMap<>();
-    fetching.values().forEach(f -> f.tasksHeld(held));
+    // the cores they leave, and waves beyond them (Spark runs a task where a core frees up). When
+    // the cores free now are too few, those of tasks that have fetched everything come next: they
+    // free first, where a core held by a task still fetching may stay taken past Spark's locality
+    // wait, and the task would then run elsewhere.
+    Map<String, Integer> held = held(false);
+    int free = 0;
+    for (ExecutorSlots e : executors.values()) {
+      free += Math.max(0, e.cores() - held.getOrDefault(e.executorId(), 0));
+    }
+    if (tasks.tasks() > free) {
+      held = held(true);
+    }
     int heldOnLive = 0;
     for (String id : executors.keySet()) {
       heldOnLive += held.getOrDefault(id, 0);
@@ -313,6 +322,13 @@ public final class LiveCoordinator implements ShuffleCoordinator {
     key.forEach(id -> fetchingById.put(id, f));
     ratesStale = true;
     return placement;
+  }
+
+  /** Per executor, the tasks of stages still fetching that hold a core there or will. */
+  private Map<String, Integer> held(boolean fetchedFree) {
+    Map<String, Integer> held = new HashMap<>();
+    fetching.values().forEach(f -> f.tasksHeld(held, fetchedFree));
+    return held;
   }
 
   private void checkComplete(int shuffleId, int numMaps, int numReducers)

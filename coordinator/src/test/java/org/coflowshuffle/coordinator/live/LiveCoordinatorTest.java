@@ -102,6 +102,34 @@ class LiveCoordinatorTest {
   }
 
   @Test
+  void withNoCoreFreeAStageGoesWhereATaskHasFetchedEverything() throws Exception {
+    LiveCoordinator c = coordinator("rpc"); // one core per executor
+    c.mapOutput(1, 0, "s", new long[] {100_000_000, 100_000_000});
+    ShufflePlacement first = c.place(1, 1, 2);
+    int onA = first.executorOf(0).executorId().equals("1") ? 0 : 1;
+    c.rate(1, onA, "s", "1");
+    c.rate(1, 1 - onA, "s", "2");
+    c.delivered(1, onA, "s", 100_000_000); // it only sorts and writes now
+    // Both cores are taken. The input is on executor 2, whose task is still fetching; executor 1's
+    // core frees first, so the new stage waits there rather than past Spark's locality wait.
+    c.mapOutput(2, 0, "2", new long[] {100_000_000});
+    assertEquals("1", c.place(2, 1, 1).executorOf(0).executorId());
+  }
+
+  @Test
+  void aCoreFreeNowComesBeforeOneThatFreesNext() throws Exception {
+    LiveCoordinator c = coordinator("rpc"); // one core per executor
+    c.mapOutput(1, 0, "1", new long[] {100_000_000});
+    assertEquals("1", c.place(1, 1, 1).executorOf(0).executorId());
+    c.rate(1, 0, "1", "1"); // running, and with its input local it has nothing to fetch
+    c.mapOutput(2, 0, "1", new long[] {100_000_000});
+    assertEquals(
+        "2",
+        c.place(2, 1, 1).executorOf(0).executorId(),
+        "executor 2's core is free now; executor 1's only frees next, input there or not");
+  }
+
+  @Test
   void aFetchingReducerStaysPacedWhenTheExecutorOfOneNotStartedLeaves() throws Exception {
     LiveCoordinator c = coordinator("rpc"); // one core each
     c.executorAdded(new ExecutorSlots("3", "hostC", 1));
