@@ -249,20 +249,29 @@ final class FetchingCoflow {
   }
 
   /**
-   * Counts, per executor, this stage's tasks that hold a task slot there or will: placed there and
-   * not done. A stage placed later finds those cores taken until they end.
+   * Adds, per executor, one entry for each of this stage's tasks that holds a task slot there or
+   * will (placed there and not done): in how many seconds it ends its fetch. A stage placed later
+   * finds those cores taken until the tasks end, and the tasks end in about that order, since after
+   * its fetch every task only sorts and writes.
    *
-   * @param fetchedFree leave out running tasks with nothing left to fetch: they only sort and write
-   *     now, so theirs are the cores that free next
+   * <p>The time is 0 for a task with nothing left to fetch; its bytes left over the rates of the
+   * last decision for one fetching (the slowest flow counts); infinite for one that has not started
+   * or has a flow the last decision gave no rate.
    */
-  void tasksHeld(Map<String, Integer> perExecutor, boolean fetchedFree) {
-    double[] left = new double[done.length];
-    for (int k = 0; fetchedFree && k < remaining.length; k++) {
-      left[flowReducer[k]] += local[k] ? 0 : Math.max(0, remaining[k]);
+  void fetchEnds(Map<String, List<Double>> perExecutor) {
+    double[] end = new double[done.length];
+    for (int k = 0; k < remaining.length; k++) {
+      int t = flowReducer[k];
+      if (!local[k] && remaining[k] > 0) {
+        double rate = rates == null ? 0 : rates[k];
+        end[t] = Math.max(end[t], rate > 0 ? remaining[k] / rate : Double.POSITIVE_INFINITY);
+      }
     }
     for (int t = 0; t < done.length; t++) {
-      if (!done[t] && !(fetchedFree && running[t] && left[t] == 0)) {
-        perExecutor.merge(reducerExecutors[t], 1, Integer::sum);
+      if (!done[t]) {
+        perExecutor
+            .computeIfAbsent(reducerExecutors[t], x -> new ArrayList<>())
+            .add(running[t] ? end[t] : Double.POSITIVE_INFINITY);
       }
     }
   }

@@ -253,18 +253,8 @@ public final class LiveCoordinator implements ShuffleCoordinator {
     }
     double now = clock.getAsDouble();
     // Tasks of stages still fetching hold their executors' cores until they end: the new stage gets
-    // the cores they leave, and waves beyond them (Spark runs a task where a core frees up). When
-    // the cores free now are too few, those of tasks that have fetched everything come next: they
-    // free first, where a core held by a task still fetching may stay taken past Spark's locality
-    // wait, and the task would then run elsewhere.
-    Map<String, Integer> held = held(false);
-    int free = 0;
-    for (ExecutorSlots e : executors.values()) {
-      free += Math.max(0, e.cores() - held.getOrDefault(e.executorId(), 0));
-    }
-    if (tasks.tasks() > free) {
-      held = held(true);
-    }
+    // the cores they leave, and waves beyond them (Spark runs a task where a core frees up).
+    Map<String, Integer> held = heldCores(tasks.tasks());
     int heldOnLive = 0;
     for (String id : executors.keySet()) {
       heldOnLive += held.getOrDefault(id, 0);
@@ -324,10 +314,34 @@ public final class LiveCoordinator implements ShuffleCoordinator {
     return placement;
   }
 
-  /** Per executor, the tasks of stages still fetching that hold a core there or will. */
-  private Map<String, Integer> held(boolean fetchedFree) {
+  /**
+   * Per executor, the cores that tasks of stages still fetching hold or will, less those a new
+   * stage of {@code tasks} tasks is given when fewer are free now: the cores whose tasks end their
+   * fetches first, soonest first. Those free first, whereas a task placed on a core that stays
+   * taken past Spark's locality wait runs elsewhere. A task waiting for a core takes the first to
+   * free on its executor, so the new stage gets the ones after.
+   */
+  private Map<String, Integer> heldCores(int tasks) {
+    Map<String, List<Double>> ends = new HashMap<>();
+    fetching.values().forEach(f -> f.fetchEnds(ends));
     Map<String, Integer> held = new HashMap<>();
-    fetching.values().forEach(f -> f.tasksHeld(held, fetchedFree));
+    ends.forEach((id, e) -> held.put(id, e.size()));
+    int missing = tasks;
+    List<Map.Entry<Double, String>> freeing = new ArrayList<>();
+    for (ExecutorSlots e : executors.values()) {
+      List<Double> on = ends.computeIfAbsent(e.executorId(), x -> new ArrayList<>());
+      missing -= Math.max(0, e.cores() - on.size());
+      on.sort(null);
+      for (int i = Math.max(0, on.size() - e.cores()); i < on.size(); i++) {
+        if (on.get(i) < Double.POSITIVE_INFINITY) {
+          freeing.add(Map.entry(on.get(i), e.executorId()));
+        }
+      }
+    }
+    freeing.sort(Map.Entry.comparingByKey());
+    for (int i = 0; i < Math.min(missing, freeing.size()); i++) {
+      held.merge(freeing.get(i).getValue(), -1, Integer::sum);
+    }
     return held;
   }
 

@@ -1,6 +1,7 @@
 package org.coflowshuffle.coordinator.live;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -114,6 +115,41 @@ class LiveCoordinatorTest {
     // core frees first, so the new stage waits there rather than past Spark's locality wait.
     c.mapOutput(2, 0, "2", new long[] {100_000_000});
     assertEquals("1", c.place(2, 1, 1).executorOf(0).executorId());
+  }
+
+  @Test
+  void withNoCoreFreeAStageGoesWhereAFetchEndsFirst() throws Exception {
+    LiveCoordinator c = coordinator("rpc"); // one core per executor
+    c.mapOutput(1, 0, "s", new long[] {10_000_000});
+    String shortOn = c.place(1, 1, 1).executorOf(0).executorId();
+    c.mapOutput(2, 0, "t", new long[] {500_000_000});
+    String longOn = c.place(2, 1, 1).executorOf(0).executorId();
+    assertNotEquals(shortOn, longOn, "one core each");
+    assertEquals(100 * MB, c.rate(1, 0, "s", shortOn), 1e-3);
+    assertEquals(100 * MB, c.rate(2, 0, "t", longOn), 1e-3);
+    // Both still fetch: 0.1 s left on one, 5 s on the other, where the new stage's input is.
+    c.mapOutput(3, 0, longOn, new long[] {100_000_000});
+    assertEquals(
+        shortOn,
+        c.place(3, 1, 1).executorOf(0).executorId(),
+        "the core whose fetch ends first, not the one by the input");
+  }
+
+  @Test
+  void aTaskWaitingForACoreTakesTheFirstToFreeThere() throws Exception {
+    LiveCoordinator c = coordinator("rpc"); // one core per executor
+    c.mapOutput(1, 0, "s", new long[] {10_000_000});
+    String shortOn = c.place(1, 1, 1).executorOf(0).executorId();
+    c.mapOutput(2, 0, "t", new long[] {500_000_000});
+    String longOn = c.place(2, 1, 1).executorOf(0).executorId();
+    c.mapOutput(3, 0, shortOn, new long[] {100_000_000});
+    assertEquals(shortOn, c.place(3, 1, 1).executorOf(0).executorId(), "waits by its input");
+    assertEquals(100 * MB, c.rate(1, 0, "s", shortOn), 1e-3);
+    assertEquals(100 * MB, c.rate(2, 0, "t", longOn), 1e-3);
+    // The core whose fetch ends first (0.1 s) goes to the task of stage 3 queued for it, so the
+    // new stage gets the next one to free (5 s), away from its input.
+    c.mapOutput(4, 0, shortOn, new long[] {100_000_000});
+    assertEquals(longOn, c.place(4, 1, 1).executorOf(0).executorId());
   }
 
   @Test
