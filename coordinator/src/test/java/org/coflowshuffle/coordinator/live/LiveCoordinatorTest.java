@@ -117,9 +117,11 @@ class LiveCoordinatorTest {
     assertEquals("1", c.place(2, 1, 1).executorOf(0).executorId());
   }
 
-  @Test
-  void withNoCoreFreeAStageGoesWhereAFetchEndsFirst() throws Exception {
-    LiveCoordinator c = coordinator("rpc"); // one core per executor
+  /**
+   * Two stages of one task each, fetching at 100 MB/s on the one core of each executor: 0.1 s left
+   * on the first, 5 s on the second. Returns their executors.
+   */
+  private static String[] aShortAndALongFetch(LiveCoordinator c) throws Exception {
     c.mapOutput(1, 0, "s", new long[] {10_000_000});
     String shortOn = c.place(1, 1, 1).executorOf(0).executorId();
     c.mapOutput(2, 0, "t", new long[] {500_000_000});
@@ -127,10 +129,16 @@ class LiveCoordinatorTest {
     assertNotEquals(shortOn, longOn, "one core each");
     assertEquals(100 * MB, c.rate(1, 0, "s", shortOn), 1e-3);
     assertEquals(100 * MB, c.rate(2, 0, "t", longOn), 1e-3);
-    // Both still fetch: 0.1 s left on one, 5 s on the other, where the new stage's input is.
-    c.mapOutput(3, 0, longOn, new long[] {100_000_000});
+    return new String[] {shortOn, longOn};
+  }
+
+  @Test
+  void withNoCoreFreeAStageGoesWhereAFetchEndsFirst() throws Exception {
+    LiveCoordinator c = coordinator("rpc"); // one core per executor
+    String[] on = aShortAndALongFetch(c);
+    c.mapOutput(3, 0, on[1], new long[] {100_000_000});
     assertEquals(
-        shortOn,
+        on[0],
         c.place(3, 1, 1).executorOf(0).executorId(),
         "the core whose fetch ends first, not the one by the input");
   }
@@ -138,18 +146,13 @@ class LiveCoordinatorTest {
   @Test
   void aTaskWaitingForACoreTakesTheFirstToFreeThere() throws Exception {
     LiveCoordinator c = coordinator("rpc"); // one core per executor
-    c.mapOutput(1, 0, "s", new long[] {10_000_000});
-    String shortOn = c.place(1, 1, 1).executorOf(0).executorId();
-    c.mapOutput(2, 0, "t", new long[] {500_000_000});
-    String longOn = c.place(2, 1, 1).executorOf(0).executorId();
-    c.mapOutput(3, 0, shortOn, new long[] {100_000_000});
-    assertEquals(shortOn, c.place(3, 1, 1).executorOf(0).executorId(), "waits by its input");
-    assertEquals(100 * MB, c.rate(1, 0, "s", shortOn), 1e-3);
-    assertEquals(100 * MB, c.rate(2, 0, "t", longOn), 1e-3);
+    String[] on = aShortAndALongFetch(c);
+    c.mapOutput(3, 0, on[0], new long[] {100_000_000});
+    assertEquals(on[0], c.place(3, 1, 1).executorOf(0).executorId(), "waits there, by its input");
     // The core whose fetch ends first (0.1 s) goes to the task of stage 3 queued for it, so the
     // new stage gets the next one to free (5 s), away from its input.
-    c.mapOutput(4, 0, shortOn, new long[] {100_000_000});
-    assertEquals(longOn, c.place(4, 1, 1).executorOf(0).executorId());
+    c.mapOutput(4, 0, on[0], new long[] {100_000_000});
+    assertEquals(on[1], c.place(4, 1, 1).executorOf(0).executorId());
   }
 
   @Test

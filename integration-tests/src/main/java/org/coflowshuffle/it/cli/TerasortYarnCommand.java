@@ -26,17 +26,17 @@ import org.coflowshuffle.it.testbed.TestbedYarn;
 
 /**
  * {@code coflow bench terasort-yarn [--profile rpc-fig4] [--hosts 6] [--mbit 10] [--size 120m]
- * [--jobs 3] [--cores 2] [--reducers 6] [--executor-memory 1024] [--input-hosts N]
- * [--shuffle-service] [--not-work-conserving] [--runs stock,rates-only,rpc] [--work DIR] [--json]}
- * (runs in the order given): on the testbed (brought up for the run unless one with these links is
- * up), starts YARN, then runs the same JOBS concurrent terasorts of different sizes three times
- * through {@code spark-submit --master yarn}: stock Spark; the plugin with rates only and Spark's
- * placement (Varys); the plugin with placement and rates (RPC). Validates every output and prints
- * per run the average shuffle completion time (CCT: the reduce stage, map output complete to last
- * reducer done), the average time from the same start until the last reducer had all its input (the
- * paper's CCT, without the reducers' own sorting and writing), the average job time, and each job's
- * reduce-task hosts. With {@code --shuffle-service}, every run keeps its shuffle files with the
- * NodeManagers' coflow service (Spark's protocol for the stock run, the paced port for the
+ * [--jobs 3] [--cores 2] [--reducers 6] [--executor-memory 1024] [--input-hosts N] [--locality-wait
+ * SECONDS] [--shuffle-service] [--not-work-conserving] [--runs stock,rates-only,rpc] [--work DIR]
+ * [--json]} (runs in the order given): on the testbed (brought up for the run unless one with these
+ * links is up), starts YARN, then runs the same JOBS concurrent terasorts of different sizes three
+ * times through {@code spark-submit --master yarn}: stock Spark; the plugin with rates only and
+ * Spark's placement (Varys); the plugin with placement and rates (RPC). Validates every output and
+ * prints per run the average shuffle completion time (CCT: the reduce stage, map output complete to
+ * last reducer done), the average time from the same start until the last reducer had all its input
+ * (the paper's CCT, without the reducers' own sorting and writing), the average job time, and each
+ * job's reduce-task hosts. With {@code --shuffle-service}, every run keeps its shuffle files with
+ * the NodeManagers' coflow service (Spark's protocol for the stock run, the paced port for the
  * plugin's).
  *
  * <p>The defaults are the setting docs/results.md measures: at 10 Mbit/s the links, not this
@@ -48,7 +48,7 @@ public final class TerasortYarnCommand implements Command {
   static final String USAGE_LINE =
       "usage: coflow bench terasort-yarn [--profile rpc-fig4] [--hosts 6] [--mbit 10]"
           + " [--size 120m] [--jobs 3] [--cores 2] [--reducers 6] [--executor-memory 1024]"
-          + " [--input-hosts N] [--shuffle-service] [--not-work-conserving] [--runs stock,rates-only,rpc]"
+          + " [--input-hosts N] [--locality-wait SECONDS] [--shuffle-service] [--not-work-conserving] [--runs stock,rates-only,rpc]"
           + " [--work DIR] [--json]";
   private static final String PREFIX = "coflow bench terasort-yarn: ";
   static final String PLACEMENT_KEY = "spark.coflow.placement.enabled";
@@ -61,13 +61,20 @@ public final class TerasortYarnCommand implements Command {
               "rates-only", Map.of(TerasortCommand.SCHEME_KEY, "varys", PLACEMENT_KEY, "false")),
           new Variant("rpc", Map.of(TerasortCommand.SCHEME_KEY, "rpc")));
 
-  /** The command line: the testbed's shape and the terasort options. */
+  /**
+   * The command line: the testbed's shape and the terasort options.
+   *
+   * @param localityWait {@code spark.locality.wait} for every run, e.g. {@code 10000ms}; null for
+   *     Spark's own (3 s). A longer one keeps map tasks on the input's hosts and reduce tasks on
+   *     their placed executors while those are busy.
+   */
   record Bench(
       String profile,
       int hosts,
       int mbit,
       boolean shuffleService,
       int inputHosts,
+      String localityWait,
       List<Variant> runs,
       Options terasort) {}
 
@@ -91,6 +98,7 @@ public final class TerasortYarnCommand implements Command {
                 "--executor-memory",
                 "--runs",
                 "--input-hosts",
+                "--locality-wait",
                 "--work"),
             Set.of("--json", "--shuffle-service", "--not-work-conserving"));
     List<String> names = List.of(f.string("--runs", "stock,rates-only,rpc").split(","));
@@ -136,6 +144,9 @@ public final class TerasortYarnCommand implements Command {
         f.positiveInt("--mbit", 10),
         f.has("--shuffle-service"),
         f.has("--input-hosts") ? f.positiveInt("--input-hosts", 1) : 0,
+        f.has("--locality-wait")
+            ? Math.round(f.nonNegativeDouble("--locality-wait", 0) * 1000) + "ms"
+            : null,
         runs,
         o);
   }
@@ -165,6 +176,9 @@ public final class TerasortYarnCommand implements Command {
         if (b.shuffleService()) {
           conf.putAll(TestbedYarn.serviceConf());
         }
+        if (b.localityWait() != null) {
+          conf.put("spark.locality.wait", b.localityWait());
+        }
         Cluster cluster =
             new Cluster(
                 "yarn",
@@ -176,7 +190,8 @@ public final class TerasortYarnCommand implements Command {
                     + o.cores()
                     + " core(s)"
                     + (b.shuffleService() ? ", shuffle files kept by the NodeManagers" : "")
-                    + (b.inputHosts() > 0 ? ", input stored on the first " + b.inputHosts() : ""),
+                    + (b.inputHosts() > 0 ? ", input stored on the first " + b.inputHosts() : "")
+                    + (b.localityWait() != null ? ", locality wait " + b.localityWait() : ""),
                 conf,
                 Map.of("HADOOP_CONF_DIR", yarn.confDir().toString()),
                 TestbedSpark.linkConf(testbed.hosts()));

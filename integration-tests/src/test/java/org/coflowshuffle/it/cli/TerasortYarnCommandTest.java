@@ -25,18 +25,25 @@ class TerasortYarnCommandTest {
     assertEquals(10, b.mbit(), "links that bind, not the machine's CPU");
     assertEquals(120_000_000L, b.terasort().bytes());
     assertEquals(0, b.inputHosts());
+    assertEquals(null, b.localityWait(), "Spark's own");
   }
 
   @Test
   void optionsAndBadRuns() {
     TerasortYarnCommand.Bench b =
         TerasortYarnCommand.parse(
-            new String[] {"--runs", "rpc,stock", "--input-hosts", "3", "--hosts", "4"});
+            new String[] {
+              "--runs", "rpc,stock", "--input-hosts", "3", "--hosts", "4", "--locality-wait", "10"
+            });
     assertEquals(
         List.of("rpc", "stock"),
         b.runs().stream().map(TerasortRuns.Variant::name).toList(),
         "in the order given");
     assertEquals(3, b.inputHosts());
+    assertEquals("10000ms", b.localityWait(), "Spark reads whole numbers only");
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> TerasortYarnCommand.parse(new String[] {"--locality-wait", "-1"}));
     assertEquals(4, b.terasort().reducers(), "one per host");
     IllegalArgumentException e =
         assertThrows(
