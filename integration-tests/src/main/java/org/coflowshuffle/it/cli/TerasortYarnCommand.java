@@ -169,7 +169,7 @@ public final class TerasortYarnCommand implements Command {
       String hadoop = hadoopClassPath(root);
       Files.createDirectories(o.work().resolve("logs"));
       try (TestbedCommands.Session testbed =
-              TestbedCommands.session(b.profile(), b.hosts(), b.mbit());
+              TestbedCommands.session(b.profile(), b.hosts(), b.mbit(), err);
           TestbedYarn yarn = startYarn(hadoop, jars, testbed, o, err)) {
         Map<String, String> conf =
             new LinkedHashMap<>(yarn.sparkConf(spark, b.hosts(), o.cores(), o.executorMemoryMb()));

@@ -26,6 +26,9 @@ public final class TestbedCommands {
   /** Where {@code up} records the hosts it made, for {@code check}. */
   static final Path STATE = Path.of("/tmp/coflow-testbed.json");
 
+  /** Where a benchmark records the process that made its testbed; a hand-made one has none. */
+  static final Path OWNER = Path.of("/tmp/coflow-testbed.owner");
+
   private static final Testbed TESTBED = new Testbed("coflow", "10.77.0", "h");
 
   private TestbedCommands() {}
@@ -36,22 +39,35 @@ public final class TestbedCommands {
    * @throws IllegalStateException when none is
    */
   public static List<HostLink> hostsUp() throws IOException, InterruptedException {
-    if (!TESTBED.isUp() || !Files.exists(STATE)) {
+    return hostsUp(TESTBED, STATE);
+  }
+
+  private static List<HostLink> hostsUp(Testbed testbed, Path state)
+      throws IOException, InterruptedException {
+    if (!testbed.isUp() || !Files.exists(state)) {
       throw new IllegalStateException("no testbed is up; run 'coflow testbed up' first");
     }
-    return new ObjectMapper().readValue(STATE.toFile(), new TypeReference<List<HostLink>>() {});
+    return new ObjectMapper().readValue(state.toFile(), new TypeReference<List<HostLink>>() {});
   }
 
   /**
    * A testbed for one benchmark: the one that is up when its hosts have these links, else a new one
-   * that {@link #close} takes down again.
+   * that {@link #close} takes down again. The run that makes it writes its process id beside the
+   * hosts, so that a testbed left up by a run that was killed is known as such and replaced, not
+   * mistaken for one in use.
    */
   public static final class Session implements AutoCloseable {
+    private final Testbed testbed;
     private final List<HostLink> hosts;
+    private final Path state;
+    private final Path owner;
     private final boolean ours;
 
-    private Session(List<HostLink> hosts, boolean ours) {
+    private Session(Testbed testbed, List<HostLink> hosts, Path state, Path owner, boolean ours) {
+      this.testbed = testbed;
       this.hosts = hosts;
+      this.state = state;
+      this.owner = owner;
       this.ours = ours;
     }
 
@@ -62,8 +78,7 @@ public final class TestbedCommands {
     @Override
     public void close() throws IOException, InterruptedException {
       if (ours) {
-        TESTBED.down();
-        Files.deleteIfExists(STATE);
+        takeDown(testbed, state, owner);
       }
     }
   }
@@ -71,21 +86,58 @@ public final class TestbedCommands {
   /**
    * Starts a session on the testbed of {@code profile}.
    *
-   * @throws IllegalStateException when a testbed with other links is up
+   * @throws IllegalStateException when a testbed with other links is up, made by hand or by a run
+   *     that still runs
    */
-  public static Session session(String profile, int hosts, int mbit)
+  public static Session session(String profile, int hosts, int mbit, PrintStream err)
       throws IOException, InterruptedException {
-    List<HostLink> links = TESTBED.hosts(TestbedProfile.rates(profile, hosts, mbit));
-    if (TESTBED.isUp()) {
-      if (!links.equals(hostsUp())) {
+    return session(
+        TESTBED, STATE, OWNER, TESTBED.hosts(TestbedProfile.rates(profile, hosts, mbit)), err);
+  }
+
+  static Session session(
+      Testbed testbed, Path state, Path owner, List<HostLink> links, PrintStream err)
+      throws IOException, InterruptedException {
+    if (testbed.isUp()) {
+      long maker = maker(owner);
+      if (maker != 0 && !runs(maker)) {
+        err.println(
+            "coflow: taking down the testbed that run " + maker + " left up: it no longer runs");
+        takeDown(testbed, state, owner);
+      } else if (links.equals(hostsUp(testbed, state))) {
+        return new Session(testbed, links, state, owner, false);
+      } else {
         throw new IllegalStateException(
             "a testbed with other links is up; run 'coflow testbed down' first");
       }
-      return new Session(links, false);
     }
-    TESTBED.up(links);
-    new ObjectMapper().writeValue(STATE.toFile(), links);
-    return new Session(links, true);
+    testbed.up(links);
+    new ObjectMapper().writeValue(state.toFile(), links);
+    Files.writeString(owner, Long.toString(ProcessHandle.current().pid()));
+    return new Session(testbed, links, state, owner, true);
+  }
+
+  /** The process id in {@code owner}: 0 when there is none, -1 when the file holds no number. */
+  private static long maker(Path owner) throws IOException {
+    if (!Files.exists(owner)) {
+      return 0;
+    }
+    try {
+      return Long.parseLong(Files.readString(owner).strip());
+    } catch (NumberFormatException e) {
+      return -1;
+    }
+  }
+
+  private static boolean runs(long pid) {
+    return pid > 0 && ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
+  }
+
+  private static void takeDown(Testbed testbed, Path state, Path owner)
+      throws IOException, InterruptedException {
+    testbed.down();
+    Files.deleteIfExists(state);
+    Files.deleteIfExists(owner);
   }
 
   /** The machine's own address on the testbed's bridge. */
@@ -125,6 +177,7 @@ public final class TestbedCommands {
         List<HostLink> links = TESTBED.hosts(TestbedProfile.rates(profile, hosts, mbit));
         TESTBED.up(links);
         new ObjectMapper().writeValue(STATE.toFile(), links);
+        Files.deleteIfExists(OWNER);
         out.printf(
             Locale.ROOT,
             "testbed up: %d hosts, profile %s; bridge %s at %s%n",
@@ -193,8 +246,7 @@ public final class TestbedCommands {
     @Override
     public int run(String[] args, PrintStream out, PrintStream err, InputStream in) {
       try {
-        TESTBED.down();
-        Files.deleteIfExists(STATE);
+        takeDown(TESTBED, STATE, OWNER);
         out.println("testbed down");
         return 0;
       } catch (IOException | InterruptedException e) {

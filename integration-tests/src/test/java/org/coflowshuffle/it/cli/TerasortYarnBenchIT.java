@@ -25,6 +25,7 @@ class TerasortYarnBenchIT {
     System.setProperty("coflow.home", root.toString());
     Path work = root.resolve("integration-tests/target/it-work/bench-yarn");
     ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
     int status =
         new TerasortYarnCommand()
             .run(
@@ -40,10 +41,10 @@ class TerasortYarnBenchIT {
                   work.toString()
                 },
                 new PrintStream(out, true, StandardCharsets.UTF_8),
-                System.err,
+                new PrintStream(err, true, StandardCharsets.UTF_8),
                 System.in);
     String text = out.toString(StandardCharsets.UTF_8);
-    assertEquals(0, status, text);
+    assertEquals(0, status, text + err.toString(StandardCharsets.UTF_8));
     List<String> lines = text.lines().toList();
     JsonNode summary = new ObjectMapper().readTree(lines.get(lines.size() - 1));
     assertTrue(summary.get("valid").asBoolean(), "every output validated: " + summary);

@@ -5,11 +5,15 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The testbed for real: namespaces, veth pairs, a bridge and token buckets (needs root, as CI has).
@@ -47,6 +51,37 @@ class TestbedIT {
     assertFalse(testbed.isUp());
     assertFalse(Files.exists(Path.of("/etc/netns/cfit-h1")));
     assertFalse(Files.readString(Path.of("/etc/hosts")).contains("cfit"), "names removed");
+  }
+
+  @Test
+  void aTestbedAKilledRunLeftUpIsReplacedAndOneInUseIsNot(@TempDir Path dir) throws Exception {
+    testbed.down();
+    Path state = dir.resolve("testbed.json");
+    Path owner = dir.resolve("testbed.owner");
+    List<HostLink> two = testbed.hosts(TestbedProfile.rates("homogeneous", 2, 100));
+    List<HostLink> three = testbed.hosts(TestbedProfile.rates("homogeneous", 3, 50));
+    ByteArrayOutputStream log = new ByteArrayOutputStream();
+    PrintStream err = new PrintStream(log, true, StandardCharsets.UTF_8);
+    TestbedCommands.session(testbed, state, owner, two, err);
+    Process gone = new ProcessBuilder("true").start();
+    gone.waitFor();
+    Files.writeString(owner, Long.toString(gone.pid())); // as if its run had been killed
+
+    try (TestbedCommands.Session next =
+        TestbedCommands.session(testbed, state, owner, three, err)) {
+      assertEquals(3, testbed.namespaces().size(), "the stale testbed was replaced");
+      assertEquals(three, next.hosts());
+      assertEquals(
+          "coflow: taking down the testbed that run " + gone.pid() + " left up: it no longer runs",
+          log.toString(StandardCharsets.UTF_8).strip());
+      assertThrows(
+          IllegalStateException.class,
+          () -> TestbedCommands.session(testbed, state, owner, two, err),
+          "a testbed whose run still runs is not taken from it");
+      assertEquals(three, TestbedCommands.session(testbed, state, owner, three, err).hosts());
+    }
+    assertFalse(testbed.isUp(), "the run that made it takes it down");
+    assertFalse(Files.exists(owner));
   }
 
   @Test
