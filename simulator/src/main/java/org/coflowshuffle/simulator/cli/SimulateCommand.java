@@ -38,7 +38,8 @@ import org.coflowshuffle.simulator.workload.RpcSynthetic;
 /**
  * {@code coflow simulate}: replays a workload under several schemes side by side through the exact
  * runner and prints, per scheme, the CCT statistics, how close they are to the coflows' isolated
- * lower bounds, decision times and the share of coflows slower than under a reference scheme.
+ * lower bounds, decision times and, against a reference scheme, the share of coflows slower and the
+ * median and 90th percentile of per-coflow speedups.
  */
 public final class SimulateCommand implements Command {
 
@@ -478,6 +479,9 @@ public final class SimulateCommand implements Command {
       s.put("decisionP99Micros", decision.p99());
       if (!r.scheme().equals(plan.reference())) {
         s.put("fractionSlowerThan_" + plan.reference(), r.fractionSlowerThanReference());
+        Summary speedup = r.speedupOverReference();
+        s.put("p50SpeedupOver_" + plan.reference(), speedup.p50());
+        s.put("p90SpeedupOver_" + plan.reference(), speedup.p90());
       }
       s.put("wallSeconds", r.wallSeconds());
     }
@@ -554,7 +558,7 @@ public final class SimulateCommand implements Command {
         plan.trials(),
         plan.seed());
     out.printf(
-        "%-15s %10s %10s %10s %10s %10s %8s %12s %12s %10s%n",
+        "%-15s %10s %10s %10s %10s %10s %8s %12s %12s %10s %14s%n",
         "scheme",
         "avg_s",
         "p50_s",
@@ -564,13 +568,15 @@ public final class SimulateCommand implements Command {
         "vs_lb",
         "dec_mean_us",
         "dec_p99_us",
-        "slower_vs_" + plan.reference());
+        "slower_vs_" + plan.reference(),
+        "speedup_p50/p90");
     for (SchemeReport r : reports.values()) {
       Summary c = r.cct();
       Summary d = r.decisionMicros();
+      Summary s = r.speedupOverReference();
       out.printf(
           Locale.ROOT,
-          "%-15s %10.3f %10.3f %10.3f %10.3f %10.3f %8.2f %12.1f %12.1f %10s%n",
+          "%-15s %10.3f %10.3f %10.3f %10.3f %10.3f %8.2f %12.1f %12.1f %10s %14s%n",
           r.scheme(),
           c.mean(),
           c.p50(),
@@ -582,7 +588,10 @@ public final class SimulateCommand implements Command {
           d.p99(),
           r.scheme().equals(plan.reference())
               ? "-"
-              : String.format(Locale.ROOT, "%.1f%%", 100 * r.fractionSlowerThanReference()));
+              : String.format(Locale.ROOT, "%.1f%%", 100 * r.fractionSlowerThanReference()),
+          r.scheme().equals(plan.reference())
+              ? "-"
+              : String.format(Locale.ROOT, "%.2fx/%.2fx", s.p50(), s.p90()));
     }
   }
 

@@ -180,6 +180,7 @@ class SimulateCommandTest {
       assertTrue(wide.get("schemes").get(s).get("lowerBoundRatio").asDouble() >= 1 - 1e-9, s);
     }
     assertTrue(wide.get("schemes").get("rapier").has("fractionSlowerThan_ecmp-fair"));
+    assertTrue(wide.get("schemes").get("rapier").get("p90SpeedupOver_ecmp-fair").asDouble() > 0);
     var csv = Files.readAllLines(out.resolve("coflows.csv"));
     assertEquals(1 + 2 * 4 * 5, csv.size()); // points x schemes x coflows
     assertTrue(Files.size(out.resolve("cct-vs-width.png")) > 0);
