@@ -232,7 +232,10 @@ class TestbedYarnIT {
   @Test
   void withDynamicAllocationYarnIsAskedForExecutorsOnTheHostsTheCoordinatorChose()
       throws Exception {
-    // One map task: one executor does it, so the reduce stage finds the other hosts empty.
+    // One map task: one executor does it, so the reduce stage finds the other hosts empty. Spark
+    // asks YARN for executors only once tasks have waited spark.dynamicAllocation.
+    // schedulerBacklogTimeout (whole seconds, at least 1): 100 MB makes the reducers placed on the
+    // map's executor outlast it, where 30 MB let two of them end within 0.9 s and no request went.
     Path in = work.resolve("in-one");
     Path genOne = work.resolve("gen-one.json");
     Files.deleteIfExists(genOne);
@@ -240,7 +243,7 @@ class TestbedYarnIT {
         0,
         submit(false)
             .run(
-                List.of("gen", in.toString(), "300000", "1", genOne.toString()),
+                List.of("gen", in.toString(), "1000000", "1", genOne.toString()),
                 work.resolve("gen-one.log")),
         "TeraGen on YARN; see " + work.resolve("gen-one.log"));
     Path result = work.resolve("dynamic.json");
