@@ -78,12 +78,19 @@ public final class CoflowDriverPlugin implements DriverPlugin {
   private static ShuffleCoordinator coordinator(SparkContext sc, CoflowSparkConf conf) {
     if (conf.coordinator() == null) {
       long start = System.nanoTime();
-      return new LiveCoordinator(
-          conf.scheme(),
-          conf.schemeOptions(),
-          conf.executorBandwidth(),
-          conf.hostBandwidth(),
-          () -> (System.nanoTime() - start) / 1e9);
+      LiveCoordinator live =
+          new LiveCoordinator(
+              conf.scheme(),
+              conf.schemeOptions(),
+              conf.executorBandwidth(),
+              conf.hostBandwidth(),
+              () -> (System.nanoTime() - start) / 1e9);
+      // How long a placed task waits for its executor before Spark runs it elsewhere.
+      SparkConf spark = sc.getConf();
+      live.slotWait(
+          spark.getTimeAsMs("spark.locality.wait.process", spark.get("spark.locality.wait", "3s"))
+              / 1000.0);
+      return live;
     }
     String secret = sc.getConf().get("spark.authenticate.secret", null);
     InetSocketAddress at =

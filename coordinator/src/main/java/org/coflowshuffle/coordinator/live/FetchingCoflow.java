@@ -70,6 +70,9 @@ final class FetchingCoflow {
   /** Per task: it ended (a retry that asks for a rate again starts it anew). */
   private final boolean[] done;
 
+  /** Per task: when its last byte over the network arrived, on the coordinator's clock; or NaN. */
+  private final double[] fetchedAt;
+
   private double[] rates;
   private long ratesVersion;
 
@@ -112,6 +115,8 @@ final class FetchingCoflow {
         (key, ks) -> flowsByKey.put(key, ks.stream().mapToInt(Integer::intValue).toArray()));
     this.running = new boolean[coflow.reducers().size()];
     this.done = new boolean[running.length];
+    this.fetchedAt = new double[running.length];
+    Arrays.fill(fetchedAt, Double.NaN);
     this.local = new boolean[remaining.length];
     for (int k = 0; k < remaining.length; k++) {
       local[k] = flowSources.get(k).equals(this.reducerExecutors[flowReducer[k]]);
@@ -246,6 +251,28 @@ final class FetchingCoflow {
       version += take > 0 ? 1 : 0;
     }
     return completed;
+  }
+
+  /**
+   * Notes {@code now} as the time the task reading {@code reducer} had all its input, if it has it
+   * now and had not before.
+   */
+  void fetchedBy(int reducer, double now) {
+    int t = taskOf(reducer);
+    if (t < 0 || t >= fetchedAt.length || !Double.isNaN(fetchedAt[t])) {
+      return;
+    }
+    for (int k = 0; k < remaining.length; k++) {
+      if (flowReducer[k] == t && !local[k] && remaining[k] > 0) {
+        return;
+      }
+    }
+    fetchedAt[t] = now;
+  }
+
+  /** Seconds the task has run since it had all its input (it sorts and writes); NaN if unknown. */
+  double sinceFetched(int task, double now) {
+    return task < 0 || task >= fetchedAt.length ? Double.NaN : now - fetchedAt[task];
   }
 
   /**

@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.function.DoubleSupplier;
 import java.util.stream.Collectors;
 import org.coflowshuffle.core.model.Coflow;
+import org.coflowshuffle.core.model.Fabric;
 import org.coflowshuffle.core.model.Flow;
 import org.coflowshuffle.core.model.Host;
 import org.coflowshuffle.core.model.Reducer;
@@ -80,6 +81,20 @@ public final class LiveCoordinator implements ShuffleCoordinator {
    * earlier) are what they are only if one instance sees every decision.
    */
   private final SchedulingPolicy rateScheme;
+
+  /**
+   * Seconds a task placed on an executor whose cores are all taken waits for one there before the
+   * application runs it elsewhere (Spark's {@code spark.locality.wait.process}); 0 until told.
+   */
+  private double slotWait;
+
+  /** Until a reduce task has ended, the seconds one is taken to run after its fetches end. */
+  static final double TAIL_GUESS_SECONDS = 1.0;
+
+  /** Seconds reduce tasks ran after their fetches ended, summed, and how many tasks. */
+  private double tailSeconds;
+
+  private int tailsSeen;
 
   /** When rates were last decided, on the clock. */
   private double decidedAt = Double.NEGATIVE_INFINITY;
@@ -172,6 +187,22 @@ public final class LiveCoordinator implements ShuffleCoordinator {
     return new double[] {link * share[0], link * share[1]};
   }
 
+  /**
+   * How long the application keeps a task waiting for the executor it was placed on while that
+   * executor's cores are taken ({@code spark.locality.wait.process} in Spark): a new stage may then
+   * be placed on cores whose tasks end their fetches within it, and wait for a fast host rather
+   * than take a slow one now. With 0 (the default) only as many cores as the stage lacks are waited
+   * for, the soonest to free.
+   *
+   * @throws IllegalArgumentException for a negative or non-finite wait
+   */
+  public synchronized void slotWait(double seconds) {
+    if (!(seconds >= 0) || Double.isInfinite(seconds)) {
+      throw new IllegalArgumentException("slot wait must be >= 0 seconds: " + seconds);
+    }
+    slotWait = seconds;
+  }
+
   /** An executor joined (or changed); it may now host reducers. */
   @Override
   public synchronized void executorAdded(ExecutorSlots executor) {
@@ -254,15 +285,20 @@ public final class LiveCoordinator implements ShuffleCoordinator {
     double now = clock.getAsDouble();
     // Tasks of stages still fetching hold their executors' cores until they end: the new stage gets
     // the cores they leave, and waves beyond them (Spark runs a task where a core frees up).
-    Map<String, Integer> held = heldCores(tasks.tasks());
+    Map<String, List<Double>> freeing = new HashMap<>();
+    Map<String, Integer> held = heldCores(tasks.tasks(), now, freeing);
     int heldOnLive = 0;
-    for (String id : executors.keySet()) {
-      heldOnLive += held.getOrDefault(id, 0);
+    for (String id : executors.keySet()) { // cores held past what the new stage may wait for
+      heldOnLive += held.getOrDefault(id, 0) - freeing.getOrDefault(id, List.of()).size();
     }
     HostIndex hosts = hostIndex(tasks.tasks() + heldOnLive);
     int[] slotsInUse = new int[hosts.size()];
+    double[][] slotsFreeing = new double[hosts.size()][];
     for (int h = 0; h < slotsInUse.length; h++) {
-      slotsInUse[h] = held.getOrDefault(hosts.executor(h).executorId(), 0);
+      String id = hosts.executor(h).executorId();
+      slotsInUse[h] = held.getOrDefault(id, 0);
+      slotsFreeing[h] =
+          freeing.getOrDefault(id, List.of()).stream().mapToDouble(Double::doubleValue).toArray();
     }
     FlowOrigins origins = new FlowOrigins();
     Coflow coflow = coflow(key, shuffleIds, numMaps, tasks, now, hosts, origins);
@@ -275,10 +311,10 @@ public final class LiveCoordinator implements ShuffleCoordinator {
     }
     int index = nextIndex++; // unique is enough: one that is refused leaves a gap
     active.add(unplaced(index, coflow));
-    int[] hostOf = reducerHosts(hosts, active, slotsInUse, now);
+    int[] hostOf = reducerHosts(hosts, active, slotsInUse, slotsFreeing, now);
     if (hostOf == null) {
       // The scheme made it wait behind others; Spark runs it now, so place it alone.
-      hostOf = reducerHosts(hosts, List.of(unplaced(index, coflow)), slotsInUse, now);
+      hostOf = reducerHosts(hosts, List.of(unplaced(index, coflow)), slotsInUse, slotsFreeing, now);
     }
     if (hostOf == null) {
       throw new PlacementUnavailable(
@@ -315,13 +351,15 @@ public final class LiveCoordinator implements ShuffleCoordinator {
   }
 
   /**
-   * Per executor, the cores that tasks of stages still fetching hold or will, less those a new
-   * stage of {@code tasks} tasks is given when fewer are free now: the cores whose tasks end their
-   * fetches first, soonest first. Those free first, whereas a task placed on a core that stays
-   * taken past Spark's locality wait runs elsewhere. A task waiting for a core takes the first to
-   * free on its executor, so the new stage gets the ones after.
+   * Per executor, the cores that tasks of stages still fetching hold or will; and into {@code
+   * offered}, ascending per executor, the times at which those a new stage of {@code tasks} tasks
+   * may wait for free up: each whose task ends (its fetches, then {@link #taskTail}) within Spark's
+   * wait for a preferred executor ({@link #slotWait}), and, when fewer than {@code tasks} cores are
+   * free or freeing that soon, the next to free. A task placed on a core that stays taken past that
+   * wait runs elsewhere. A task waiting for a core takes the first to free on its executor, so the
+   * new stage gets the ones after.
    */
-  private Map<String, Integer> heldCores(int tasks) {
+  private Map<String, Integer> heldCores(int tasks, double now, Map<String, List<Double>> offered) {
     Map<String, List<Double>> ends = new HashMap<>();
     fetching.values().forEach(f -> f.fetchEnds(ends));
     Map<String, Integer> held = new HashMap<>();
@@ -339,8 +377,12 @@ public final class LiveCoordinator implements ShuffleCoordinator {
       }
     }
     freeing.sort(Map.Entry.comparingByKey());
-    for (int i = 0; i < Math.min(missing, freeing.size()); i++) {
-      held.merge(freeing.get(i).getValue(), -1, Integer::sum);
+    double tail = taskTail();
+    for (int i = 0; i < freeing.size(); i++) {
+      double in = freeing.get(i).getKey() + tail;
+      if (i < missing || in <= slotWait) {
+        offered.computeIfAbsent(freeing.get(i).getValue(), x -> new ArrayList<>()).add(now + in);
+      }
     }
     return held;
   }
@@ -392,8 +434,24 @@ public final class LiveCoordinator implements ShuffleCoordinator {
   public synchronized void reducerDone(int shuffleId, int reducer) {
     FetchingCoflow c = fetchingWith(shuffleId);
     if (c != null) {
-      ratesStale |= c.running(c.taskOf(reducer), false);
+      int task = c.taskOf(reducer);
+      double tail = c.sinceFetched(task, clock.getAsDouble());
+      if (c.running(task, false)) {
+        ratesStale = true;
+        if (tail >= 0) {
+          tailSeconds += tail;
+          tailsSeen++;
+        }
+      }
     }
+  }
+
+  /**
+   * Seconds a reduce task runs after its last input arrived (it sorts and writes): the mean over
+   * the tasks seen so far, {@link #TAIL_GUESS_SECONDS} before any.
+   */
+  private double taskTail() {
+    return tailsSeen == 0 ? TAIL_GUESS_SECONDS : tailSeconds / tailsSeen;
   }
 
   /**
@@ -405,6 +463,7 @@ public final class LiveCoordinator implements ShuffleCoordinator {
     FetchingCoflow c = fetchingWith(shuffleId);
     if (c != null && bytes > 0) {
       if (c.delivered(shuffleId, reducer, source, bytes)) {
+        c.fetchedBy(reducer, clock.getAsDouble());
         ratesStale = true; // a flow completed: Algorithm 1 runs again now
       } else {
         // Progress alone: the order by remaining time is brought up to date soon, not per report.
@@ -581,13 +640,20 @@ public final class LiveCoordinator implements ShuffleCoordinator {
    * the same hosts for every shuffle.
    */
   private Decision placementDecision(
-      List<Host> hosts, List<ActiveCoflow> active, int[] slotsInUse, double now) {
+      List<Host> hosts,
+      List<ActiveCoflow> active,
+      int[] slotsInUse,
+      double[][] slotsFreeing,
+      double now) {
     SchemeOptions seeded =
         new SchemeOptions(
             options.seed() + placementsMade++,
             options.starvationThreshold(),
             options.workConserving());
-    return Schemes.create(scheme, seeded).decide(new ClusterView(now, hosts, active, slotsInUse));
+    return Schemes.create(scheme, seeded)
+        .decide(
+            new ClusterView(
+                now, hosts, active, slotsInUse, Fabric.bigSwitch(hosts.size()), slotsFreeing));
   }
 
   /**
@@ -595,10 +661,18 @@ public final class LiveCoordinator implements ShuffleCoordinator {
    * unset.
    */
   private int[] reducerHosts(
-      HostIndex hosts, List<ActiveCoflow> active, int[] slotsInUse, double now) {
+      HostIndex hosts,
+      List<ActiveCoflow> active,
+      int[] slotsInUse,
+      double[][] slotsFreeing,
+      double now) {
     List<Host> list = hosts.hosts();
     int[] inUse = Arrays.copyOf(slotsInUse, list.size()); // hosts added since are send-only
-    List<CoflowAssignment> out = placementDecision(list, active, inUse, now).assignments();
+    double[][] freeing = Arrays.copyOf(slotsFreeing, list.size());
+    for (int h = slotsFreeing.length; h < freeing.length; h++) {
+      freeing[h] = new double[0];
+    }
+    List<CoflowAssignment> out = placementDecision(list, active, inUse, freeing, now).assignments();
     int[] hostOf = out.get(out.size() - 1).hostOf();
     for (int h : hostOf) {
       if (h < 0 || h >= list.size() || !list.get(h).acceptsReducers()) {

@@ -17,18 +17,32 @@ public final class NetworkProfile {
   private final List<Host> hosts;
   private final LinkProfile[] in;
   private final LinkProfile[] out;
-  private final int[] freeSlots;
+  private final int[] freeSlots; // free now
+  private final double[][] slotsFreeing; // per host, ascending: when the slots in use free up
+  private final int[] freeingTaken; // per host, how many of those are taken in this invocation
+  private boolean anyFreeing;
   private int epoch;
   private final int[] changedIn; // per link (in links, then out links): the epoch it last changed
 
   /** The whole cluster at time {@code now}, less the slots of reducers already running. */
   public NetworkProfile(double now, List<Host> hosts, int[] slotsInUse) {
+    this(now, hosts, slotsInUse, null);
+  }
+
+  /**
+   * As {@link #NetworkProfile(double, List, int[])}, where some slots in use free up at the times
+   * {@code slotsFreeing} gives per host (ascending; null for none): a reducer may take one and
+   * starts then.
+   */
+  public NetworkProfile(double now, List<Host> hosts, int[] slotsInUse, double[][] slotsFreeing) {
     this.now = now;
     this.hosts = hosts;
     int m = hosts.size();
     in = new LinkProfile[m];
     out = new LinkProfile[m];
     freeSlots = new int[m];
+    this.slotsFreeing = slotsFreeing == null ? new double[m][0] : slotsFreeing;
+    freeingTaken = new int[m];
     changedIn = new int[2 * m];
     Arrays.fill(changedIn, -1);
     for (int j = 0; j < m; j++) {
@@ -36,6 +50,7 @@ public final class NetworkProfile {
       in[j] = new LinkProfile(now, h.inBytesPerSec(), this, j);
       out[j] = new LinkProfile(now, h.outBytesPerSec(), this, m + j);
       freeSlots[j] = h.freeSlots(slotsInUse[j]);
+      anyFreeing |= freeSlots[j] != Integer.MAX_VALUE && this.slotsFreeing[j].length > 0;
     }
   }
 
@@ -60,9 +75,35 @@ public final class NetworkProfile {
     return out[host];
   }
 
-  /** Slots left on the host for reducers that are not pinned yet. */
+  /** Slots left on the host for reducers that are not pinned yet: free now or freeing soon. */
   public int freeSlots(int host) {
+    return freeSlots[host] == Integer.MAX_VALUE
+        ? Integer.MAX_VALUE
+        : freeSlots[host] + slotsFreeing[host].length - freeingTaken[host];
+  }
+
+  /** Slots left on the host that are free now. */
+  public int freeSlotsNow(int host) {
     return freeSlots[host];
+  }
+
+  /** True when some slot left frees up later than now. */
+  public boolean anySlotFreeingLater() {
+    return anyFreeing;
+  }
+
+  /**
+   * When slot {@code k} (from 0) of those left on the host frees up, taking the free ones first and
+   * then the others as they free: {@link #now} for a free one, infinity past the last.
+   */
+  public double slotFree(int host, int k) {
+    if (k < freeSlots[host]) {
+      return now;
+    }
+    int i = freeingTaken[host] + k - freeSlots[host];
+    return i < slotsFreeing[host].length
+        ? Math.max(now, slotsFreeing[host][i])
+        : Double.POSITIVE_INFINITY;
   }
 
   /**
@@ -112,10 +153,15 @@ public final class NetworkProfile {
     changedIn[slot] = epoch;
   }
 
-  /** Takes one slot of the host for a newly placed reducer. */
+  /** Takes one slot of the host for a newly placed reducer: a free one, else the next to free. */
   public void takeSlot(int host) {
-    if (freeSlots[host] != Integer.MAX_VALUE) {
+    if (freeSlots[host] == Integer.MAX_VALUE) {
+      return;
+    }
+    if (freeSlots[host] > 0) {
       freeSlots[host]--;
+    } else if (freeingTaken[host] < slotsFreeing[host].length) {
+      freeingTaken[host]++;
     }
   }
 }

@@ -56,6 +56,9 @@ public final class PlanEvaluator {
         touched[count++] = j;
       }
     }
+    if (net.anySlotFreeingLater()) {
+      finish = Math.max(finish, slotWaits(d, hostOf, net));
+    }
     if (unplaced > 0) {
       // A later wave (section IV-D, multi-wave): at best it gets the whole cluster afterwards.
       double inTotal = 0;
@@ -67,6 +70,48 @@ public final class PlanEvaluator {
       finish += inTotal > 0 ? unplaced / inTotal : Double.POSITIVE_INFINITY;
     }
     return new CoflowPlan(d, hostOf, finish, received, sent, Arrays.copyOf(touched, count));
+  }
+
+  /**
+   * The earliest the reducers placed on slots that free up later can have their input: on each
+   * host, the largest reducers take the slots that free first, and the bytes of those on the slot
+   * freeing at r and after it cross the host's incoming link after r.
+   */
+  private static double slotWaits(CoflowDemand d, int[] hostOf, NetworkProfile net) {
+    int m = net.hostCount();
+    int[] count = new int[m];
+    for (int n = 0; n < hostOf.length; n++) {
+      if (hostOf[n] >= 0 && d.pinnedHost(n) < 0) {
+        count[hostOf[n]]++;
+      }
+    }
+    double finish = net.now();
+    for (int j = 0; j < m; j++) {
+      if (count[j] == 0 || !(net.slotFree(j, count[j] - 1) > net.now())) {
+        continue;
+      }
+      double[] w = new double[count[j]];
+      int k = 0;
+      for (int n = 0; n < hostOf.length; n++) {
+        if (hostOf[n] == j && d.pinnedHost(n) < 0) {
+          w[k++] = d.work(n) - d.bytesFrom(n, j);
+        }
+      }
+      Arrays.sort(w); // ascending: slot count-1-i takes w[i]
+      LinkProfile in = net.in(j);
+      double after = 0;
+      for (int slot = count[j] - 1; slot >= 0; slot--) {
+        after += w[count[j] - 1 - slot];
+        double r = net.slotFree(j, slot);
+        if (r == Double.POSITIVE_INFINITY) {
+          return r;
+        }
+        if (r > net.now()) {
+          finish = Math.max(finish, in.timeToCarry(in.bytesBy(r) + after));
+        }
+      }
+    }
+    return finish;
   }
 
   /**

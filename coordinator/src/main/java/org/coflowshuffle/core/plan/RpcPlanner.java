@@ -1,12 +1,16 @@
 package org.coflowshuffle.core.plan;
 
+import java.util.List;
+
 /**
  * The default planner: Algorithm 2 (relaxation (6) solved combinatorially and rounded) on the
  * bandwidth as it frees up over time, beside list scheduling and the local-reducer rule; the
  * candidate with the earliest estimated completion wins. Knowing when each host frees up lets a
  * coflow wait for a fast host instead of taking a slow one now, which is how it reaches the optimum
- * of the paper's Fig. 1 (average CCT 2.25 s). On small coflows the plan of the coflow served next
- * is then polished by {@link LocalSearch}, which also sees the senders' links.
+ * of the paper's Fig. 1 (average CCT 2.25 s). Where slots in use free up soon (a live cluster),
+ * each method places both over them and over the slots free now only, and the estimate, which
+ * counts the wait for a slot, chooses. On small coflows the plan of the coflow served next is then
+ * polished by {@link LocalSearch}, which also sees the senders' links.
  */
 public final class RpcPlanner implements Planner {
 
@@ -23,6 +27,14 @@ public final class RpcPlanner implements Planner {
     best = better(best, PlanEvaluator.evaluate(d, SlotAwarePlacer.place(d, net, greedy), net));
     if (SlotAwarePlacer.hasLocalChoice(d, net)) {
       best = better(best, PlanEvaluator.evaluate(d, SlotAwarePlacer.place(d, net, local), net));
+    }
+    if (net.anySlotFreeingLater()) { // the methods do not see when slots free: try without them
+      for (PlacementMethod method : List.of(poured, greedy, local)) {
+        int[] now = SlotAwarePlacer.placeNow(d, net, method);
+        if (now != null) {
+          best = better(best, PlanEvaluator.evaluate(d, now, net));
+        }
+      }
     }
     return best;
   }

@@ -14,8 +14,25 @@ public final class SlotAwarePlacer {
 
   private SlotAwarePlacer() {}
 
-  /** Places every unpinned reducer of {@code d} that a slot allows, by {@code method}. */
+  /**
+   * Places every unpinned reducer of {@code d} that a slot allows, by {@code method}, on slots free
+   * now or freeing later.
+   */
   public static int[] place(CoflowDemand d, NetworkProfile net, PlacementMethod method) {
+    return place(d, net, method, false);
+  }
+
+  /**
+   * As {@link #place(CoflowDemand, NetworkProfile, PlacementMethod)} on the slots free now only;
+   * null when they are too few for every reducer.
+   */
+  public static int[] placeNow(CoflowDemand d, NetworkProfile net, PlacementMethod method) {
+    int[] hostOf = place(d, net, method, true);
+    return Arrays.stream(hostOf).allMatch(h -> h >= 0) ? hostOf : null;
+  }
+
+  private static int[] place(
+      CoflowDemand d, NetworkProfile net, PlacementMethod method, boolean nowOnly) {
     int m = net.hostCount();
     int[] hostOf = new int[d.reducers()];
     double[] loads = new double[m];
@@ -30,7 +47,7 @@ public final class SlotAwarePlacer {
     }
     int[] slots = new int[m];
     for (int j = 0; j < m; j++) {
-      slots[j] = net.freeSlots(j);
+      slots[j] = nowOnly ? net.freeSlotsNow(j) : net.freeSlots(j);
     }
     while (!open.isEmpty()) {
       boolean[] eligible = new boolean[m];

@@ -20,7 +20,7 @@ abstract class ArrivalPlacement {
     List<ActiveCoflow> active = view.coflows();
     int[] freeSlots = new int[view.hosts().size()];
     for (int j = 0; j < freeSlots.length; j++) {
-      freeSlots[j] = view.hosts().get(j).freeSlots(view.slotsInUse()[j]);
+      freeSlots[j] = view.slotsFor(j);
     }
     int[][] out = new int[active.size()][];
     placements.keySet().retainAll(active.stream().map(ActiveCoflow::index).toList());

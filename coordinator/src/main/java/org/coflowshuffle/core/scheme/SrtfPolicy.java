@@ -85,7 +85,8 @@ public final class SrtfPolicy implements SchedulingPolicy {
   public Decision decide(ClusterView view) {
     List<ActiveCoflow> active = view.coflows();
     forgetFinished(active);
-    NetworkProfile net = new NetworkProfile(view.now(), view.hosts(), view.slotsInUse());
+    NetworkProfile net =
+        new NetworkProfile(view.now(), view.hosts(), view.slotsInUse(), view.slotsFreeing());
     CoflowAssignment[] out = new CoflowAssignment[active.size()];
     List<Integer> starving = new ArrayList<>();
     double wakeUp = Double.POSITIVE_INFINITY;

@@ -168,6 +168,57 @@ class LiveCoordinatorTest {
         "executor 2's core is free now; executor 1's only frees next, input there or not");
   }
 
+  /**
+   * Executor 1 on a 100 MB/s host, 2 on a 10 MB/s host, one core each, on {@code clock}; stage 1
+   * fetches 100 MB on executor 1 (1 s left) and stage 2's 100 MB of map output is ready.
+   */
+  private static LiveCoordinator aFastCoreFetching(double[] clock) throws Exception {
+    LiveCoordinator c =
+        new LiveCoordinator(
+            "rpc", SchemeOptions.defaults(), 100 * MB, Map.of("hostB", 10 * MB), () -> clock[0]);
+    c.executorAdded(new ExecutorSlots("1", "hostA", 1));
+    c.executorAdded(new ExecutorSlots("2", "hostB", 1));
+    c.mapOutput(1, 0, "s", new long[] {100_000_000});
+    assertEquals("1", c.place(1, 1, 1).executorOf(0).executorId(), "the fast host");
+    assertEquals(100 * MB, c.rate(1, 0, "s", "1"), 1e-3);
+    c.mapOutput(2, 0, "t", new long[] {100_000_000});
+    return c;
+  }
+
+  @Test
+  void withSparksWaitForAnExecutorAStageWaitsForAFastCoreThatFreesSoon() throws Exception {
+    LiveCoordinator c = aFastCoreFetching(new double[1]);
+    c.slotWait(3);
+    // The core frees in 1 s of fetch and the guessed 1 s of sorting; then 1 s to fetch: 3 s,
+    // against 10 s on the slow host's free core.
+    assertEquals("1", c.place(2, 1, 1).executorOf(0).executorId());
+  }
+
+  @Test
+  void withoutAWaitForAnExecutorAStageTakesAFreeCore() throws Exception {
+    LiveCoordinator c = aFastCoreFetching(new double[1]);
+    assertEquals("2", c.place(2, 1, 1).executorOf(0).executorId());
+  }
+
+  @Test
+  void aCoreIsNotWaitedForWhenTasksRunLongAfterTheirFetches() throws Exception {
+    double[] clock = {0};
+    LiveCoordinator c = aFastCoreFetching(clock);
+    c.slotWait(3);
+    // A task of another stage had its input at 1 s and ended at 6 s: tasks run 5 s after their
+    // fetches, so the fast core frees past Spark's wait.
+    c.mapOutput(3, 0, "s", new long[] {1_000_000});
+    c.executorAdded(new ExecutorSlots("3", "hostC", 1));
+    assertEquals("3", c.place(3, 1, 1).executorOf(0).executorId(), "the free core");
+    c.rate(3, 0, "s", "3");
+    clock[0] = 1;
+    c.delivered(3, 0, "s", 1_000_000);
+    clock[0] = 6;
+    c.reducerDone(3, 0);
+    c.executorRemoved("3");
+    assertEquals("2", c.place(2, 1, 1).executorOf(0).executorId());
+  }
+
   @Test
   void aFetchingReducerStaysPacedWhenTheExecutorOfOneNotStartedLeaves() throws Exception {
     LiveCoordinator c = coordinator("rpc"); // one core each
