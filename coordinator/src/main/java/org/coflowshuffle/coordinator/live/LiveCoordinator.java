@@ -190,9 +190,9 @@ public final class LiveCoordinator implements ShuffleCoordinator {
   /**
    * How long the application keeps a task waiting for the executor it was placed on while that
    * executor's cores are taken ({@code spark.locality.wait.process} in Spark): a new stage may then
-   * be placed on cores whose tasks end their fetches within it, and wait for a fast host rather
-   * than take a slow one now. With 0 (the default) only as many cores as the stage lacks are waited
-   * for, the soonest to free.
+   * be placed on cores whose tasks end within it, and wait for a fast host rather than take a slow
+   * one now. With 0 (the default) only as many cores as the stage lacks are waited for, the soonest
+   * to free.
    *
    * @throws IllegalArgumentException for a negative or non-finite wait
    */
