@@ -280,13 +280,16 @@ public final class RemoteCoordinator implements ShuffleCoordinator, AutoCloseabl
 
   @Override
   public double rate(int shuffleId, int reducer, String source, String fetcher) {
+    CoordinatorClient c = client;
+    if (c == null) { // read first: rates pushed before a loss may not be cleared yet
+      return Double.POSITIVE_INFINITY;
+    }
     PushedRates.Flow flow = new PushedRates.Flow(shuffleId, reducer, source);
     Double known = rates.get(flow);
     if (known != null) {
       return known;
     }
-    CoordinatorClient c = client;
-    if (c == null || !registered.containsKey(shuffleId)) {
+    if (!registered.containsKey(shuffleId)) {
       return Double.POSITIVE_INFINITY;
     }
     try {
