@@ -293,14 +293,31 @@ class TestbedYarnIT {
     while (request.find()) {
       asked.addAll(List.of(request.group(1).split(",")));
     }
+    // Earlier stages that outlast the backlog timeout get executors too, from requests naming no
+    // host; Spark counts a container already started on a host toward the tasks that prefer it,
+    // so a reducer placed on a host where one started needs no request of its own.
+    Set<String> started = new TreeSet<>();
+    Matcher launch = Pattern.compile("Launching container \\S+ on host (\\S+) ").matcher(am);
+    while (launch.find()) {
+      started.add(launch.group(1));
+    }
+    Set<String> coming = new TreeSet<>(asked);
+    coming.addAll(started);
     assertTrue(
-        asked.containsAll(toCome),
-        "containers asked for on " + toCome + ", where the coordinator put reducers: " + asked);
+        coming.containsAll(toCome),
+        "the coordinator put reducers on "
+            + toCome
+            + ", where no container was asked for ("
+            + asked
+            + ") or started ("
+            + started
+            + ")");
     System.out.printf(
-        "dynamic allocation: reducers placed on executors [%s]; containers asked for on %s; %d of"
-            + " %d reduce tasks ran where placed%n",
+        "dynamic allocation: reducers placed on executors [%s]; containers asked for on %s,"
+            + " started on %s; %d of %d reduce tasks ran where placed%n",
         placed.group(1),
         asked,
+        started,
         job.get("placedTasksMatched").asInt(),
         job.get("reduceTasks").asInt());
   }
