@@ -73,6 +73,9 @@ final class FetchingCoflow {
   /** Per task: when its last byte over the network arrived, on the coordinator's clock; or NaN. */
   private final double[] fetchedAt;
 
+  /** Per task: its flows over the network with bytes left. */
+  private final int[] networkFlowsLeft;
+
   private double[] rates;
   private long ratesVersion;
 
@@ -118,8 +121,10 @@ final class FetchingCoflow {
     this.fetchedAt = new double[running.length];
     Arrays.fill(fetchedAt, Double.NaN);
     this.local = new boolean[remaining.length];
+    this.networkFlowsLeft = new int[running.length];
     for (int k = 0; k < remaining.length; k++) {
       local[k] = flowSources.get(k).equals(this.reducerExecutors[flowReducer[k]]);
+      networkFlowsLeft[flowReducer[k]] += !local[k] && remaining[k] > 0 ? 1 : 0;
     }
   }
 
@@ -163,9 +168,11 @@ final class FetchingCoflow {
       return false;
     }
     reducerExecutors[task] = executor;
+    networkFlowsLeft[task] = 0;
     for (int k = 0; k < local.length; k++) {
       if (flowReducer[k] == task) {
         local[k] = flowSources.get(k).equals(executor);
+        networkFlowsLeft[task] += !local[k] && remaining[k] > 0 ? 1 : 0;
       }
     }
     version++;
@@ -244,7 +251,9 @@ final class FetchingCoflow {
     boolean completed = false;
     for (int k : flowsByKey.getOrDefault(new FlowKey(shuffleId, reducer, source), new int[0])) {
       double take = Math.min(left, remaining[k]);
-      completed |= take > 0 && remaining[k] - take <= 0;
+      boolean ends = take > 0 && remaining[k] - take <= 0;
+      completed |= ends;
+      networkFlowsLeft[flowReducer[k]] -= ends && !local[k] ? 1 : 0;
       remaining[k] -= take;
       sent += local[k] ? 0 : take;
       left -= take;
@@ -259,15 +268,9 @@ final class FetchingCoflow {
    */
   void fetchedBy(int reducer, double now) {
     int t = taskOf(reducer);
-    if (t < 0 || t >= fetchedAt.length || !Double.isNaN(fetchedAt[t])) {
-      return;
+    if (t >= 0 && t < fetchedAt.length && Double.isNaN(fetchedAt[t]) && networkFlowsLeft[t] == 0) {
+      fetchedAt[t] = now;
     }
-    for (int k = 0; k < remaining.length; k++) {
-      if (flowReducer[k] == t && !local[k] && remaining[k] > 0) {
-        return;
-      }
-    }
-    fetchedAt[t] = now;
   }
 
   /** Seconds the task has run since it had all its input (it sorts and writes); NaN if unknown. */

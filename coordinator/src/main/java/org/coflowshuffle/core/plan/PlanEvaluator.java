@@ -85,23 +85,34 @@ public final class PlanEvaluator {
         count[hostOf[n]]++;
       }
     }
+    double[][] w = new double[m][]; // per host whose last slot taken frees later: reducers' bytes
+    boolean any = false;
+    for (int j = 0; j < m; j++) {
+      if (count[j] > 0 && net.slotFree(j, count[j] - 1) > net.now()) {
+        w[j] = new double[count[j]];
+        count[j] = 0; // refilled below as the index into w[j]
+        any = true;
+      }
+    }
+    if (!any) {
+      return net.now();
+    }
+    for (int n = 0; n < hostOf.length; n++) {
+      int j = hostOf[n];
+      if (j >= 0 && w[j] != null && d.pinnedHost(n) < 0) {
+        w[j][count[j]++] = d.work(n) - d.bytesFrom(n, j);
+      }
+    }
     double finish = net.now();
     for (int j = 0; j < m; j++) {
-      if (count[j] == 0 || !(net.slotFree(j, count[j] - 1) > net.now())) {
+      if (w[j] == null) {
         continue;
       }
-      double[] w = new double[count[j]];
-      int k = 0;
-      for (int n = 0; n < hostOf.length; n++) {
-        if (hostOf[n] == j && d.pinnedHost(n) < 0) {
-          w[k++] = d.work(n) - d.bytesFrom(n, j);
-        }
-      }
-      Arrays.sort(w); // ascending: slot count-1-i takes w[i]
+      Arrays.sort(w[j]); // ascending: the latest slot takes the smallest
       LinkProfile in = net.in(j);
       double after = 0;
-      for (int slot = count[j] - 1; slot >= 0; slot--) {
-        after += w[count[j] - 1 - slot];
+      for (int slot = w[j].length - 1; slot >= 0; slot--) {
+        after += w[j][w[j].length - 1 - slot];
         double r = net.slotFree(j, slot);
         if (r == Double.POSITIVE_INFINITY) {
           return r;

@@ -23,13 +23,17 @@ public final class RpcPlanner implements Planner {
     if (d.allPinned()) { // every method keeps pinned reducers: one evaluation says it all
       return PlanEvaluator.evaluatePinned(d, net);
     }
-    CoflowPlan best = PlanEvaluator.evaluate(d, SlotAwarePlacer.place(d, net, poured), net);
-    best = better(best, PlanEvaluator.evaluate(d, SlotAwarePlacer.place(d, net, greedy), net));
-    if (SlotAwarePlacer.hasLocalChoice(d, net)) {
-      best = better(best, PlanEvaluator.evaluate(d, SlotAwarePlacer.place(d, net, local), net));
+    // Without a local choice the local-reducer rule places as list scheduling does.
+    List<PlacementMethod> methods =
+        SlotAwarePlacer.hasLocalChoice(d, net)
+            ? List.of(poured, greedy, local)
+            : List.of(poured, greedy);
+    CoflowPlan best = null;
+    for (PlacementMethod method : methods) {
+      best = better(best, PlanEvaluator.evaluate(d, SlotAwarePlacer.place(d, net, method), net));
     }
     if (net.anySlotFreeingLater()) { // the methods do not see when slots free: try without them
-      for (PlacementMethod method : List.of(poured, greedy, local)) {
+      for (PlacementMethod method : methods) {
         int[] now = SlotAwarePlacer.placeNow(d, net, method);
         if (now != null) {
           best = better(best, PlanEvaluator.evaluate(d, now, net));
@@ -52,6 +56,6 @@ public final class RpcPlanner implements Planner {
   }
 
   private static CoflowPlan better(CoflowPlan a, CoflowPlan b) {
-    return b.finish() < a.finish() * (1 - 1e-12) ? b : a;
+    return a == null || b.finish() < a.finish() * (1 - 1e-12) ? b : a;
   }
 }
