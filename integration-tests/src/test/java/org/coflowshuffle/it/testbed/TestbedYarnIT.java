@@ -120,12 +120,16 @@ class TestbedYarnIT {
   }
 
   private List<String> sortArgs(String name, Path in, Path genJson, Path result) {
+    return sortArgs(name, in, genJson, result, 3);
+  }
+
+  private List<String> sortArgs(String name, Path in, Path genJson, Path result, int reducers) {
     return List.of(
         "sort",
         in.toString(),
         work.resolve("out-" + name).toString(),
         "1",
-        "3",
+        Integer.toString(reducers),
         genJson.toString(),
         result.toString(),
         "plugin",
@@ -232,10 +236,15 @@ class TestbedYarnIT {
   @Test
   void withDynamicAllocationYarnIsAskedForExecutorsOnTheHostsTheCoordinatorChose()
       throws Exception {
-    // One map task: one executor does it, so the reduce stage finds the other hosts empty. Spark
-    // asks YARN for executors only once tasks have waited spark.dynamicAllocation.
-    // schedulerBacklogTimeout (whole seconds, at least 1): 100 MB makes the reducers placed on the
-    // map's executor outlast it, where 30 MB let two of them end within 0.9 s and no request went.
+    // One executor of three cores runs the map stages (three tasks each) without a backlog, so
+    // Spark asks YARN for nothing before the reduce stage and the other hosts stay empty. Spark
+    // asks
+    // only once tasks have waited spark.dynamicAllocation.schedulerBacklogTimeout (at least 1 s),
+    // for as many executors as pending and running tasks fill: nine reducers over three hosts of
+    // three cores leave six waiting for executors to come, which need two more executors however
+    // soon the three on the map's executor end (with one core each and three reducers, one placed
+    // task waiting was not enough once the others had ended, and longer map stages had Spark ask
+    // for executors before the reduce stage, filling YARN).
     Path in = work.resolve("in-one");
     Path genOne = work.resolve("gen-one.json");
     Files.deleteIfExists(genOne);
@@ -243,7 +252,7 @@ class TestbedYarnIT {
         0,
         submit(false)
             .run(
-                List.of("gen", in.toString(), "1000000", "1", genOne.toString()),
+                List.of("gen", in.toString(), "300000", "1", genOne.toString()),
                 work.resolve("gen-one.log")),
         "TeraGen on YARN; see " + work.resolve("gen-one.log"));
     Path result = work.resolve("dynamic.json");
@@ -256,10 +265,13 @@ class TestbedYarnIT {
             "spark.dynamicAllocation.minExecutors", "1",
             "spark.dynamicAllocation.maxExecutors", Integer.toString(hosts.size()),
             "spark.executor.instances", "1",
+            "spark.executor.cores", "3",
             // Tasks here last a second: wait for the executors YARN starts (docs/yarn.md).
             "spark.locality.wait", "10s");
     assertEquals(
-        0, submit(true, dynamic).run(sortArgs("dynamic", in, genOne, result), log), "see " + log);
+        0,
+        submit(true, dynamic).run(sortArgs("dynamic", in, genOne, result, 9), log),
+        "see " + log);
     JsonNode job = json.readTree(result.toFile()).get("jobs").get(0);
     assertTrue(job.get("valid").asBoolean(), job.toString());
 
