@@ -59,7 +59,7 @@ public final class CoflowDriverPlugin implements DriverPlugin {
         TimeUnit.SECONDS);
     if (conf.placement()) {
       try {
-        ReducerPlacer p = new ReducerPlacer(coordinator);
+        ReducerPlacer p = new ReducerPlacer(coordinator, new PoolWeights(sc));
         PreferredLocationsHook.install(p);
         placer = p;
         LOG.info(

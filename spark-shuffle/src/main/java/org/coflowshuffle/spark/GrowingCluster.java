@@ -147,10 +147,11 @@ public final class GrowingCluster implements ShuffleCoordinator, AutoCloseable {
   }
 
   @Override
-  public ShufflePlacement placeTogether(int[] shuffleIds, int[] numMaps, ReduceTaskRanges tasks)
+  public ShufflePlacement placeTogether(
+      int[] shuffleIds, int[] numMaps, ReduceTaskRanges tasks, double weight)
       throws PlacementUnavailable {
     offerSpareHosts(tasks.tasks());
-    return coordinator.placeTogether(shuffleIds, numMaps, tasks);
+    return coordinator.placeTogether(shuffleIds, numMaps, tasks, weight);
   }
 
   @Override

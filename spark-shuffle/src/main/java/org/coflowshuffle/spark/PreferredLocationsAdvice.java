@@ -1,7 +1,7 @@
 package org.coflowshuffle.spark;
 
+import java.util.function.BiConsumer;
 import java.util.function.BiFunction;
-import java.util.function.Consumer;
 import net.bytebuddy.asm.Advice;
 import net.bytebuddy.implementation.bytecode.assign.Assigner;
 
@@ -24,7 +24,7 @@ import net.bytebuddy.implementation.bytecode.assign.Assigner;
  */
 public final class PreferredLocationsAdvice {
 
-  /** {@code Consumer<Stage>}: a stage is being submitted. */
+  /** {@code BiConsumer<Stage, Integer>}: a stage is being submitted for a job. */
   public static final String STAGE_KEY = "org.coflowshuffle.spark.stage";
 
   /** {@code BiFunction<ShuffleDependency, Integer, Seq or null>}: one reducer's location. */
@@ -41,10 +41,10 @@ public final class PreferredLocationsAdvice {
 
     @SuppressWarnings("unchecked")
     @Advice.OnMethodEnter(suppress = Throwable.class)
-    static void enter(@Advice.Argument(0) Object stage) {
+    static void enter(@Advice.Argument(0) Object stage, @Advice.Argument(1) int jobId) {
       Object hook = System.getProperties().get(STAGE_KEY);
-      if (hook instanceof Consumer) {
-        ((Consumer<Object>) hook).accept(stage);
+      if (hook instanceof BiConsumer) {
+        ((BiConsumer<Object, Object>) hook).accept(stage, jobId);
       }
     }
   }

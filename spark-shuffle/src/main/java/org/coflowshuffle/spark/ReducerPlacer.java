@@ -8,8 +8,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiConsumer;
 import java.util.function.BiFunction;
-import java.util.function.Consumer;
+import java.util.function.IntToDoubleFunction;
 import java.util.stream.IntStream;
 import org.apache.spark.Dependency;
 import org.apache.spark.Partition;
@@ -34,7 +35,8 @@ import scala.jdk.javaapi.CollectionConverters;
  * executor_<host>_<id>}, which Spark treats as process-local, so it holds when several executors
  * share a host; a task placed on an executor still to come ({@link GrowingCluster}) prefers its
  * host. A task that reads several reducers (adaptive execution coalesced them) is placed as one:
- * its reducers all answer with its executor.
+ * its reducers all answer with its executor. A stage's coflow weighs what its job's scheduler pool
+ * does ({@link PoolWeights}).
  *
  * <p>It runs inside Spark's scheduler thread, so it never throws: when the coordinator cannot place
  * a shuffle it answers null, which keeps Spark's answer, and logs why once per shuffle.
@@ -47,6 +49,7 @@ final class ReducerPlacer implements BiFunction<Object, Object, Object> {
   private static final int HISTORY = 4096;
 
   private final ShuffleCoordinator coordinator;
+  private final IntToDoubleFunction jobWeight;
   private final Set<String> logged = ConcurrentHashMap.newKeySet();
 
   /** Shuffles read by a stage that Spark places itself (see {@link CoalescedReads}). */
@@ -60,8 +63,12 @@ final class ReducerPlacer implements BiFunction<Object, Object, Object> {
         }
       };
 
-  ReducerPlacer(ShuffleCoordinator coordinator) {
+  /**
+   * @param jobWeight the weight of a job's coflows, by job id
+   */
+  ReducerPlacer(ShuffleCoordinator coordinator, IntToDoubleFunction jobWeight) {
     this.coordinator = coordinator;
+    this.jobWeight = jobWeight;
   }
 
   /** The placement made for a shuffle, also after Spark dropped it (the last 4096 are kept). */
@@ -78,9 +85,12 @@ final class ReducerPlacer implements BiFunction<Object, Object, Object> {
     return location(dep, (Integer) reducer);
   }
 
-  /** For {@code DAGScheduler.submitMissingTasks}: places the stage's shuffles as one coflow. */
-  Consumer<Object> stageHook() {
-    return stage -> stageSubmitted((Stage) stage);
+  /**
+   * For {@code DAGScheduler.submitMissingTasks(stage, jobId)}: places the stage's shuffles as one
+   * coflow.
+   */
+  BiConsumer<Object, Object> stageHook() {
+    return (stage, jobId) -> stageSubmitted((Stage) stage, (Integer) jobId);
   }
 
   /** For {@code RDD.getPreferredLocations}: the location of a cogroup's partition, or null. */
@@ -98,7 +108,7 @@ final class ReducerPlacer implements BiFunction<Object, Object, Object> {
     };
   }
 
-  private void stageSubmitted(Stage stage) {
+  private void stageSubmitted(Stage stage, int jobId) {
     List<ShuffleDependency<?, ?, ?>> deps = new ArrayList<>();
     for (Stage parent : CollectionConverters.asJava(stage.parents())) {
       if (parent instanceof ShuffleMapStage map) {
@@ -126,7 +136,7 @@ final class ReducerPlacer implements BiFunction<Object, Object, Object> {
         Arrays.stream(ids).forEach(sparks::add);
         throw e;
       }
-      remember(coordinator.placeTogether(ids, maps, tasks));
+      remember(coordinator.placeTogether(ids, maps, tasks, jobWeight.applyAsDouble(jobId)));
     } catch (PlacementUnavailable | RuntimeException e) {
       warnOnce(Arrays.toString(ids), e.getMessage());
     }
@@ -161,10 +171,11 @@ final class ReducerPlacer implements BiFunction<Object, Object, Object> {
     }
     ReduceTaskRanges tasks = placement.tasks();
     LOG.info(
-        "coflow: shuffle {} ({} reducers{}) placed by {} on executors {}",
+        "coflow: shuffle {} ({} reducers{}{}) placed by {} on executors {}",
         placement.shuffleIds(),
         tasks.reducers(),
         tasks.oneEach() ? "" : " in " + tasks.tasks() + (tasks.tasks() == 1 ? " task" : " tasks"),
+        placement.weight() == 1 ? "" : ", weight " + placement.weight(),
         placement.scheme(),
         IntStream.range(0, tasks.tasks())
             .mapToObj(t -> placement.executorOfTask(t).executorId())

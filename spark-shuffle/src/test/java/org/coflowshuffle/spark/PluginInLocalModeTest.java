@@ -3,6 +3,8 @@ package org.coflowshuffle.spark;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -11,6 +13,7 @@ import org.apache.spark.SparkConf;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.coflowshuffle.coordinator.live.ShufflePlacement;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import scala.Tuple2;
 
 /**
@@ -53,6 +56,34 @@ class PluginInLocalModeTest {
       ShufflePlacement p = CoflowDriverPlugin.placement(0).orElseThrow();
       assertEquals(3, p.executorOfReducer().size());
       assertEquals("driver", p.executorOf(0).executorId(), "local mode has one executor");
+    }
+  }
+
+  @Test
+  void aStageWeighsWhatItsJobsSchedulerPoolDoes(@TempDir Path dir) throws Exception {
+    Path pools = dir.resolve("fairscheduler.xml");
+    Files.writeString(
+        pools,
+        "<allocations><pool name=\"prod\"><weight>3</weight></pool>"
+            + "<pool name=\"zero\"><weight>0</weight></pool></allocations>");
+    SparkConf conf =
+        conf("wss-priority")
+            .set("spark.scheduler.mode", "FAIR")
+            .set("spark.scheduler.allocation.file", pools.toString());
+    try (JavaSparkContext sc = new JavaSparkContext(conf)) {
+      assertEquals(expected(), sumByKey(sc)); // shuffle 0: the default pool
+      sc.setLocalProperty("spark.scheduler.pool", "prod");
+      assertEquals(expected(), sumByKey(sc)); // shuffle 1
+      sc.setLocalProperty("spark.scheduler.pool", "zero");
+      assertEquals(expected(), sumByKey(sc)); // shuffle 2
+      assertEquals(1, CoflowDriverPlugin.placement(0).orElseThrow().weight());
+      assertEquals(3, CoflowDriverPlugin.placement(1).orElseThrow().weight());
+      assertEquals(1, CoflowDriverPlugin.placement(2).orElseThrow().weight(), "0 is not a weight");
+    }
+    try (JavaSparkContext sc = new JavaSparkContext(conf("wss-priority"))) {
+      sc.setLocalProperty("spark.scheduler.pool", "prod"); // FIFO: pools are not used
+      assertEquals(expected(), sumByKey(sc));
+      assertEquals(1, CoflowDriverPlugin.placement(0).orElseThrow().weight());
     }
   }
 

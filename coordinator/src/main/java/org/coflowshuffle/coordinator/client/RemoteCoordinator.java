@@ -204,7 +204,8 @@ public final class RemoteCoordinator implements ShuffleCoordinator, AutoCloseabl
   }
 
   @Override
-  public ShufflePlacement placeTogether(int[] shuffleIds, int[] numMaps, ReduceTaskRanges tasks)
+  public ShufflePlacement placeTogether(
+      int[] shuffleIds, int[] numMaps, ReduceTaskRanges tasks, double weight)
       throws PlacementUnavailable {
     int numReducers = tasks.reducers();
     List<Integer> key = Arrays.stream(shuffleIds).sorted().distinct().boxed().toList();
@@ -229,7 +230,11 @@ public final class RemoteCoordinator implements ShuffleCoordinator, AutoCloseabl
       }
       c.send(
           new Message.PlacementRequest(
-              app, request, shuffleIds, tasks.oneEach() ? null : tasks.starts()));
+              app,
+              request,
+              shuffleIds,
+              tasks.oneEach() ? null : tasks.starts(),
+              weight == 1 ? null : weight));
       Message.Placement p = answer.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
       if (p.unavailable() != null) {
         refusals.put(key, new Refusal(p.unavailable(), System.nanoTime()));
@@ -240,7 +245,7 @@ public final class RemoteCoordinator implements ShuffleCoordinator, AutoCloseabl
         ExecutorSlots known = executors.get(r.executor());
         chosen.add(known != null ? known : new ExecutorSlots(r.executor(), r.host(), 1));
       }
-      ShufflePlacement placement = new ShufflePlacement(key, p.scheme(), chosen, tasks);
+      ShufflePlacement placement = new ShufflePlacement(key, p.scheme(), chosen, tasks, weight);
       placements.put(key, placement);
       return placement;
     } catch (IOException e) {

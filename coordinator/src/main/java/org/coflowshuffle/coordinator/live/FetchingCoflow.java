@@ -213,7 +213,7 @@ final class FetchingCoflow {
         src[k] = sourceHosts[sourceOfFlow[k]];
         flows.add(new Flow(src[k], f.reducer(), f.bytes()));
       }
-      model = new Coflow(coflow.id(), arrival, coflow.reducers(), flows);
+      model = new Coflow(coflow.id(), arrival, coflow.reducers(), flows, coflow.weight());
       modelSrc = src;
       modelSourceHosts = sourceHosts;
       version++;
@@ -393,7 +393,7 @@ final class FetchingCoflow {
       fetching += r ? 1 : 0;
     }
     return new FetchingStatus(
-        shuffles, arrival, total, left, rate, List.of(reducerExecutors), fetching);
+        shuffles, arrival, total, left, rate, List.of(reducerExecutors), fetching, coflow.weight());
   }
 
   /**

@@ -12,6 +12,7 @@ import java.util.List;
  * @param bytesPerSecond the sum of its flows' current rates
  * @param reducerExecutors per reducer, the executor it runs on
  * @param fetchingReducers reducers fetching now
+ * @param weight its weight against other coflows
  */
 public record FetchingStatus(
     List<Integer> shuffleIds,
@@ -20,7 +21,8 @@ public record FetchingStatus(
     double remainingBytes,
     double bytesPerSecond,
     List<String> reducerExecutors,
-    int fetchingReducers) {
+    int fetchingReducers,
+    double weight) {
 
   public FetchingStatus {
     shuffleIds = List.copyOf(shuffleIds);

@@ -264,12 +264,14 @@ public final class LiveCoordinator implements ShuffleCoordinator {
    *
    * @param shuffleIds the shuffles the stage reads, each partitioned into {@code tasks.reducers()}
    * @param numMaps per shuffle, its map tasks
+   * @param weight the coflow's weight against others, positive
    * @throws PlacementUnavailable with a one-line reason: map output incomplete, no executors, or
    *     the scheme left a task without a host
    */
   @Override
   public synchronized ShufflePlacement placeTogether(
-      int[] shuffleIds, int[] numMaps, ReduceTaskRanges tasks) throws PlacementUnavailable {
+      int[] shuffleIds, int[] numMaps, ReduceTaskRanges tasks, double weight)
+      throws PlacementUnavailable {
     int numReducers = tasks.reducers();
     List<Integer> key = Arrays.stream(shuffleIds).sorted().distinct().boxed().toList();
     ShufflePlacement done = groups.get(key);
@@ -301,7 +303,7 @@ public final class LiveCoordinator implements ShuffleCoordinator {
           freeing.getOrDefault(id, List.of()).stream().mapToDouble(Double::doubleValue).toArray();
     }
     FlowOrigins origins = new FlowOrigins();
-    Coflow coflow = coflow(key, shuffleIds, numMaps, tasks, now, hosts, origins);
+    Coflow coflow = coflow(key, shuffleIds, numMaps, tasks, now, hosts, origins, weight);
     List<ActiveCoflow> active = new ArrayList<>();
     for (FetchingCoflow p : fetching.values()) {
       ActiveCoflow a = p.pinned(hosts, now, false);
@@ -329,7 +331,7 @@ public final class LiveCoordinator implements ShuffleCoordinator {
         chosen.add(e);
       }
     }
-    ShufflePlacement placement = new ShufflePlacement(key, scheme, chosen, tasks);
+    ShufflePlacement placement = new ShufflePlacement(key, scheme, chosen, tasks, weight);
     groups.put(key, placement);
     for (int id : key) {
       placements.put(id, placement);
@@ -702,7 +704,8 @@ public final class LiveCoordinator implements ShuffleCoordinator {
       ReduceTaskRanges tasks,
       double now,
       HostIndex hosts,
-      FlowOrigins origins) {
+      FlowOrigins origins,
+      double weight) {
     String id = "shuffle-" + name(key);
     List<Reducer> reducers = new ArrayList<>(tasks.tasks());
     for (int t = 0; t < tasks.tasks(); t++) {
@@ -727,7 +730,7 @@ public final class LiveCoordinator implements ShuffleCoordinator {
         }
       }
     }
-    return new Coflow(id, now, reducers, flows);
+    return new Coflow(id, now, reducers, flows, weight);
   }
 
   /** A coflow that has just arrived: no reducer placed, nothing moved. */

@@ -48,7 +48,21 @@ public interface ShuffleCoordinator {
    *
    * @throws PlacementUnavailable with a one-line reason
    */
-  ShufflePlacement placeTogether(int[] shuffleIds, int[] numMaps, ReduceTaskRanges tasks)
+  default ShufflePlacement placeTogether(int[] shuffleIds, int[] numMaps, ReduceTaskRanges tasks)
+      throws PlacementUnavailable {
+    return placeTogether(shuffleIds, numMaps, tasks, 1);
+  }
+
+  /**
+   * Like {@link #placeTogether(int[], int[], ReduceTaskRanges)}, for a coflow of the given weight
+   * against other coflows (the weight of the Spark scheduler pool of the job reading it), which the
+   * schemes that weigh coflows honour ({@code wss-priority}); the placement of a stage already
+   * placed does not change.
+   *
+   * @throws PlacementUnavailable with a one-line reason
+   */
+  ShufflePlacement placeTogether(
+      int[] shuffleIds, int[] numMaps, ReduceTaskRanges tasks, double weight)
       throws PlacementUnavailable;
 
   /** Every reducer of the shuffle has its input: its coflow is complete. */

@@ -12,12 +12,14 @@ import java.util.List;
  * @param scheme the scheme that decided it
  * @param executorOfReducer per reduce partition, the executor chosen for it
  * @param tasks how the stage's tasks divide the reducers
+ * @param weight the coflow's weight against others, as the placement request gave it
  */
 public record ShufflePlacement(
     List<Integer> shuffleIds,
     String scheme,
     List<ExecutorSlots> executorOfReducer,
-    ReduceTaskRanges tasks) {
+    ReduceTaskRanges tasks,
+    double weight) {
 
   public ShufflePlacement {
     shuffleIds = List.copyOf(shuffleIds);
@@ -28,10 +30,15 @@ public record ShufflePlacement(
     }
   }
 
-  /** A placement with one task per reducer. */
+  /** A placement of weight 1 with one task per reducer. */
   public ShufflePlacement(
       List<Integer> shuffleIds, String scheme, List<ExecutorSlots> executorOfReducer) {
-    this(shuffleIds, scheme, executorOfReducer, ReduceTaskRanges.oneEach(executorOfReducer.size()));
+    this(
+        shuffleIds,
+        scheme,
+        executorOfReducer,
+        ReduceTaskRanges.oneEach(executorOfReducer.size()),
+        1);
   }
 
   /** The executor chosen for reduce partition {@code reducer}. */

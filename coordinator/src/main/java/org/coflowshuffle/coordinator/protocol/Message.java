@@ -1,5 +1,6 @@
 package org.coflowshuffle.coordinator.protocol;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.Arrays;
 import java.util.List;
 
@@ -135,9 +136,16 @@ public sealed interface Message {
    * the same reducers); answered by a {@link Placement} with the same {@code request}. {@code
    * taskStarts}, when not null, is the first reducer of each of the stage's tasks, for a stage
    * whose tasks read runs of reducers (Spark's adaptive execution coalesced them): the coordinator
-   * places tasks then. Null means one task per reducer.
+   * places tasks then. Null means one task per reducer. {@code weight}, when not null, is the
+   * coflow's weight against other coflows (the Spark scheduler pool's), positive; null means 1 and
+   * is left out of the frame, so that a coordinator older than the field reads such requests.
    */
-  record PlacementRequest(String app, long request, int[] shuffles, int[] taskStarts)
+  record PlacementRequest(
+      String app,
+      long request,
+      int[] shuffles,
+      int[] taskStarts,
+      @JsonInclude(JsonInclude.Include.NON_NULL) Double weight)
       implements Message {
     public PlacementRequest {
       Checks.name("app", app);
@@ -157,11 +165,24 @@ public sealed interface Message {
         }
         taskStarts = taskStarts.clone();
       }
+      if (weight != null && !(weight > 0 && weight < Double.POSITIVE_INFINITY)) {
+        throw new IllegalArgumentException("weight must be positive and finite, got " + weight);
+      }
     }
 
-    /** A stage with one task per reducer. */
+    /** A stage of weight 1 with one task per reducer. */
     public PlacementRequest(String app, long request, int[] shuffles) {
-      this(app, request, shuffles, null);
+      this(app, request, shuffles, null, null);
+    }
+
+    /** A stage of weight 1. */
+    public PlacementRequest(String app, long request, int[] shuffles, int[] taskStarts) {
+      this(app, request, shuffles, taskStarts, null);
+    }
+
+    /** The coflow's weight: 1 unless given. */
+    public double weightOrOne() {
+      return weight == null ? 1 : weight;
     }
 
     @Override

@@ -287,7 +287,8 @@ final class ClusterScheduler {
               f.remainingBytes(),
               f.bytesPerSecond(),
               f.fetchingReducers(),
-              executors));
+              executors,
+              f.weight()));
     }
     Map<String, Integer> shufflesByApp = new LinkedHashMap<>();
     apps.forEach((name, a) -> shufflesByApp.put(name, a.shuffles.size()));
@@ -386,7 +387,7 @@ final class ClusterScheduler {
       throw new ProtocolException(ErrorCode.MALFORMED, "placement request: " + e.getMessage());
     }
     try {
-      ShufflePlacement p = live.placeTogether(global, maps, tasks);
+      ShufflePlacement p = live.placeTogether(global, maps, tasks, r.weightOrOne());
       List<Message.ReducerHost> hosts = new ArrayList<>(reducers);
       for (ExecutorSlots e : p.executorOfReducer()) {
         String id = e.executorId();

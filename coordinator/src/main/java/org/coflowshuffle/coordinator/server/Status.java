@@ -30,6 +30,7 @@ public record Status(
    * @param bytesPerSecond the sum of its flows' current rates
    * @param fetchingReducers reducers fetching now
    * @param reducerExecutors per reducer, the executor it runs on
+   * @param weight its weight against other coflows, as its placement request gave it
    */
   public record CoflowView(
       String app,
@@ -39,5 +40,6 @@ public record Status(
       double remainingBytes,
       double bytesPerSecond,
       int fetchingReducers,
-      List<String> reducerExecutors) {}
+      List<String> reducerExecutors,
+      double weight) {}
 }

@@ -10,8 +10,12 @@ import java.util.List;
  * @param arrival seconds at which its map output is known and its flows may start
  * @param reducers its reduce tasks
  * @param flows its flows; each names one of {@code reducers} by index
+ * @param weight its share against other coflows for the schemes that weigh them ({@code
+ *     wss-priority}: Orchestra's priority mode); live, the weight of the Spark scheduler pool of
+ *     the job that reads it. 1 unless set
  */
-public record Coflow(String id, double arrival, List<Reducer> reducers, List<Flow> flows) {
+public record Coflow(
+    String id, double arrival, List<Reducer> reducers, List<Flow> flows, double weight) {
 
   public Coflow {
     if (id == null || id.isEmpty()) {
@@ -19,6 +23,9 @@ public record Coflow(String id, double arrival, List<Reducer> reducers, List<Flo
     }
     if (!(arrival >= 0) || Double.isInfinite(arrival)) {
       throw new IllegalArgumentException("coflow " + id + ": arrival " + arrival);
+    }
+    if (!(weight > 0) || Double.isInfinite(weight)) {
+      throw new IllegalArgumentException("coflow " + id + ": weight " + weight);
     }
     reducers = List.copyOf(reducers);
     flows = List.copyOf(flows);
@@ -28,6 +35,16 @@ public record Coflow(String id, double arrival, List<Reducer> reducers, List<Flo
             "coflow " + id + ": flow names reducer index " + f.reducer());
       }
     }
+  }
+
+  /** A coflow of weight 1. */
+  public Coflow(String id, double arrival, List<Reducer> reducers, List<Flow> flows) {
+    this(id, arrival, reducers, flows, 1);
+  }
+
+  /** The same coflow with another weight. */
+  public Coflow withWeight(double w) {
+    return new Coflow(id, arrival, reducers, flows, w);
   }
 
   /** Total bytes of the coflow. */

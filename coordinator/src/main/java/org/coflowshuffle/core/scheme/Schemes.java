@@ -28,6 +28,7 @@ public final class Schemes {
         "varys",
         "neat",
         "wss",
+        "wss-priority",
         "fca",
         "aalo",
         "philae",
@@ -79,7 +80,8 @@ public final class Schemes {
       case "fair" -> new FairPolicy(new RandomPlacement(options.seed()));
       case "varys" -> new SebfPolicy("varys", new RandomPlacement(options.seed()));
       case "neat" -> new SebfPolicy("neat", new NeatPlacement());
-      case "wss" -> new WssPolicy(new RandomPlacement(options.seed()));
+      case "wss" -> new WssPolicy(new RandomPlacement(options.seed()), false);
+      case "wss-priority" -> new WssPolicy(new RandomPlacement(options.seed()), true);
       case "fca" -> new FcaPolicy(new RandomPlacement(options.seed()));
       case "aalo" -> new AaloPolicy(new RandomPlacement(options.seed()), DclasQueues.DEFAULT);
       case "philae" -> new PhilaePolicy(new RandomPlacement(options.seed()), DclasQueues.DEFAULT);

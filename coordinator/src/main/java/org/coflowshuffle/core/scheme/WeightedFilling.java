@@ -74,11 +74,18 @@ final class WeightedFilling {
    * accepts; returns, per flow, its pair's number or -1 where it was not added.
    */
   int[] add(ActiveCoflow a, int[] hostOf, IntPredicate which, Weight by) {
+    return add(a, hostOf, which, by, 1);
+  }
+
+  /**
+   * Like {@link #add(ActiveCoflow, int[], IntPredicate, Weight)}, every weight times {@code scale}.
+   */
+  int[] add(ActiveCoflow a, int[] hostOf, IntPredicate which, Weight by, double scale) {
     int[] pairOfFlow = new int[a.remaining().length];
     for (int k = 0; k < pairOfFlow.length; k++) {
       pairOfFlow[k] =
           a.crossesNetwork(k, hostOf) && which.test(k)
-              ? add(a.flowSource()[k], hostOf[a.flowReducer()[k]], weight(a, k, by))
+              ? add(a.flowSource()[k], hostOf[a.flowReducer()[k]], scale * weight(a, k, by))
               : -1;
     }
     return pairOfFlow;
@@ -89,9 +96,15 @@ final class WeightedFilling {
    * given what {@link #fill} returned; 0 for the others.
    */
   static double[] rates(ActiveCoflow a, int[] pairOfFlow, double[] perWeight, Weight by) {
+    return rates(a, pairOfFlow, perWeight, by, 1);
+  }
+
+  /** The rates of flows added with weights times {@code scale}. */
+  static double[] rates(
+      ActiveCoflow a, int[] pairOfFlow, double[] perWeight, Weight by, double scale) {
     double[] rates = new double[pairOfFlow.length];
     for (int k = 0; k < rates.length; k++) {
-      rates[k] = pairOfFlow[k] < 0 ? 0 : perWeight[pairOfFlow[k]] * weight(a, k, by);
+      rates[k] = pairOfFlow[k] < 0 ? 0 : perWeight[pairOfFlow[k]] * scale * weight(a, k, by);
     }
     return rates;
   }

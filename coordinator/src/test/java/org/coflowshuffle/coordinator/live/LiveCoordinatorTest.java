@@ -408,6 +408,25 @@ class LiveCoordinatorTest {
   }
 
   @Test
+  void wssPriorityGivesEachStageItsWeightsShareOfALinkTheyShare() throws Exception {
+    // One receiving executor with two cores; two stages of equal size, weights 1 and 3.
+    for (String scheme : List.of("wss-priority", "wss")) {
+      LiveCoordinator c =
+          new LiveCoordinator(scheme, SchemeOptions.defaults(), 100 * MB, () -> 0.0);
+      c.executorAdded(new ExecutorSlots("R", "hostR", 2));
+      c.mapOutput(1, 0, "s1", new long[] {100_000_000});
+      c.placeTogether(new int[] {1}, new int[] {1}, ReduceTaskRanges.oneEach(1), 1);
+      c.mapOutput(2, 0, "s2", new long[] {100_000_000});
+      c.placeTogether(new int[] {2}, new int[] {1}, ReduceTaskRanges.oneEach(1), 3);
+      c.rate(1, 0, "s1", "R");
+      c.rate(2, 0, "s2", "R"); // both fetch now
+      boolean weighted = scheme.equals("wss-priority");
+      assertEquals(weighted ? 25 * MB : 100 * MB, c.rate(1, 0, "s1", "R"), 1e-3, scheme);
+      assertEquals(weighted ? 75 * MB : 0, c.rate(2, 0, "s2", "R"), 1e-3, scheme);
+    }
+  }
+
+  @Test
   void aaloCountsWhatWasSentNotWhatWaitsForASlot() throws Exception {
     // One receiving executor; shuffle 1 came first and has two reducers, of which one fetches.
     double[] now = {0};

@@ -99,6 +99,29 @@ class FrameCodecTest {
   }
 
   @Test
+  void aPlacementRequestCarriesItsWeightOnlyWhenOneIsGiven() throws ProtocolException {
+    byte[] plain = FrameCodec.encode(new Message.PlacementRequest("a", 1, new int[] {0}));
+    assertEquals(
+        "{\"app\":\"a\",\"request\":1,\"shuffles\":[0],\"taskStarts\":null}",
+        new String(plain, 6, plain.length - 6, StandardCharsets.UTF_8),
+        "a coordinator older than the field reads it");
+    Message back =
+        decodeFrame(
+            FrameCodec.encode(new Message.PlacementRequest("a", 1, new int[] {0}, null, 2.5)));
+    assertEquals(2.5, ((Message.PlacementRequest) back).weightOrOne());
+    assertEquals(1.0, ((Message.PlacementRequest) decodeFrame(plain)).weightOrOne());
+    for (String weight : List.of("0", "-1", "1e999")) {
+      ProtocolException e =
+          assertCode(
+              ErrorCode.MALFORMED,
+              1,
+              MessageType.PLACEMENT_REQUEST.id(),
+              "{\"app\":\"a\",\"request\":1,\"shuffles\":[0],\"weight\":" + weight + "}");
+      assertTrue(e.getMessage().contains("weight"), e.getMessage());
+    }
+  }
+
+  @Test
   void lengthsAreCheckedBeforeTheFrameIsRead() throws ProtocolException {
     FrameCodec.checkLength(100, 100);
     assertEquals(

@@ -100,6 +100,16 @@ class ClusterSchedulerTest {
     assertEquals(2, s.coflows().size());
     assertEquals(List.of("1", "2"), s.coflows().get(0).reducerExecutors());
     assertEquals(20.0, s.coflows().get(0).networkBytes());
+    assertEquals(1.0, s.coflows().get(0).weight());
+  }
+
+  @Test
+  void aPlacementRequestsWeightReachesItsCoflow() throws ProtocolException {
+    RecordingPeer a = new RecordingPeer("a");
+    app(a, "app", 1_000_000);
+    scheduler.handle(a, new Message.PlacementRequest("app", 1, new int[] {0}, null, 2.5));
+    assertNull(a.last(Message.Placement.class).unavailable());
+    assertEquals(2.5, scheduler.status().coflows().get(0).weight());
   }
 
   @Test

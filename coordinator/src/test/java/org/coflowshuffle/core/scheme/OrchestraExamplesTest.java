@@ -62,4 +62,38 @@ class OrchestraExamplesTest {
     assertEquals(2.0, s.coflows().get(0).cct(), 1e-9);
     assertEquals(3.0, s.coflows().get(1).cct(), 1e-9);
   }
+
+  /** Two one-unit shuffles from senders a and b into {@code into[0]} and {@code into[1]}. */
+  private static Instance twoShuffles(double highWeight, int[] into) {
+    List<Host> hosts =
+        List.of(Host.of("r1", 1, 1), Host.of("r2", 1, 1), Host.sender("a", 1), Host.sender("b", 1));
+    return new Instance(
+        hosts,
+        List.of(
+            PaperExamples.pinned("low", 0, new double[][] {{2, into[0], 1}}),
+            PaperExamples.pinned("high", 0, new double[][] {{3, into[1], 1}})
+                .withWeight(highWeight)));
+  }
+
+  @Test
+  void priorityModeSharesALinkInProportionToTheWeights() {
+    System.out.println("Orchestra priority: one link, weights 1 and 3");
+    Instance oneLink = twoShuffles(3, new int[] {0, 0});
+    var weighted = PaperExamples.run("priority 1:3", "wss-priority", oneLink);
+    assertEquals(2.0, weighted.coflows().get(0).cct(), 1e-9); // a quarter, then all of the link
+    assertEquals(4.0 / 3, weighted.coflows().get(1).cct(), 1e-9); // three quarters: 1.5x faster
+    var equal = PaperExamples.run("priority 1:1", "wss-priority", twoShuffles(1, new int[] {0, 0}));
+    assertEquals(2.0, equal.coflows().get(0).cct(), 1e-9); // fair sharing between the two
+    assertEquals(2.0, equal.coflows().get(1).cct(), 1e-9);
+    var fifo = PaperExamples.run("FIFO", "wss", oneLink); // the weight means nothing to FIFO
+    assertEquals(1.0, fifo.coflows().get(0).cct(), 1e-9);
+    assertEquals(2.0, fifo.coflows().get(1).cct(), 1e-9);
+  }
+
+  @Test
+  void priorityModeLeavesNoLinkIdle() {
+    var s = PaperExamples.run("priority apart", "wss-priority", twoShuffles(100, new int[] {0, 1}));
+    assertEquals(1.0, s.coflows().get(0).cct(), 1e-9); // the low one is alone on its links
+    assertEquals(1.0, s.coflows().get(1).cct(), 1e-9);
+  }
 }
