@@ -56,8 +56,8 @@ public interface ShuffleCoordinator {
   /**
    * Like {@link #placeTogether(int[], int[], ReduceTaskRanges)}, for a coflow of the given weight
    * against other coflows (the weight of the Spark scheduler pool of the job reading it), which the
-   * schemes that weigh coflows honour ({@code wss-priority}); the placement of a stage already
-   * placed does not change.
+   * schemes that weigh coflows honour ({@code rpc}, {@code rpc-faithful}, {@code wss-priority});
+   * the placement of a stage already placed does not change.
    *
    * @throws PlacementUnavailable with a one-line reason
    */

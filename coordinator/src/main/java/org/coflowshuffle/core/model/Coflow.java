@@ -10,9 +10,10 @@ import java.util.List;
  * @param arrival seconds at which its map output is known and its flows may start
  * @param reducers its reduce tasks
  * @param flows its flows; each names one of {@code reducers} by index
- * @param weight its share against other coflows for the schemes that weigh them ({@code
- *     wss-priority}: Orchestra's priority mode); live, the weight of the Spark scheduler pool of
- *     the job that reads it. 1 unless set
+ * @param weight its importance against other coflows for the schemes that weigh them ({@code rpc}
+ *     and {@code rpc-faithful} order by remaining time over weight; {@code wss-priority},
+ *     Orchestra's priority mode, shares links in proportion to it); live, the weight of the Spark
+ *     scheduler pool of the job that reads it. 1 unless set
  */
 public record Coflow(
     String id, double arrival, List<Reducer> reducers, List<Flow> flows, double weight) {

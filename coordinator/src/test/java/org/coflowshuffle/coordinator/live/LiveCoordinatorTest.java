@@ -427,6 +427,22 @@ class LiveCoordinatorTest {
   }
 
   @Test
+  void rpcServesAHeavierStageFirstWhenItsTimeOverWeightIsShorter() throws Exception {
+    for (double weight : new double[] {1, 2}) {
+      LiveCoordinator c = new LiveCoordinator("rpc", SchemeOptions.defaults(), 100 * MB, () -> 0.0);
+      c.executorAdded(new ExecutorSlots("R", "hostR", 2));
+      c.mapOutput(1, 0, "s1", new long[] {100_000_000});
+      c.placeTogether(new int[] {1}, new int[] {1}, ReduceTaskRanges.oneEach(1), 1);
+      c.mapOutput(2, 0, "s2", new long[] {150_000_000}); // 1.5 times longer
+      c.placeTogether(new int[] {2}, new int[] {1}, ReduceTaskRanges.oneEach(1), weight);
+      c.rate(1, 0, "s1", "R");
+      c.rate(2, 0, "s2", "R");
+      assertEquals(weight == 1 ? 100 * MB : 0, c.rate(1, 0, "s1", "R"), 1e-3, "w " + weight);
+      assertEquals(weight == 1 ? 0 : 100 * MB, c.rate(2, 0, "s2", "R"), 1e-3, "w " + weight);
+    }
+  }
+
+  @Test
   void aaloCountsWhatWasSentNotWhatWaitsForASlot() throws Exception {
     // One receiving executor; shuffle 1 came first and has two reducers, of which one fetches.
     double[] now = {0};
