@@ -76,28 +76,36 @@ public final class CoflowDriverPlugin implements DriverPlugin {
 
   /** The coordinator embedded in this driver, or the link to a standalone one. */
   private static ShuffleCoordinator coordinator(SparkContext sc, CoflowSparkConf conf) {
+    ShuffleCoordinator coordinator;
     if (conf.coordinator() == null) {
       long start = System.nanoTime();
-      LiveCoordinator live =
+      coordinator =
           new LiveCoordinator(
               conf.scheme(),
               conf.schemeOptions(),
               conf.executorBandwidth(),
               conf.hostBandwidth(),
               () -> (System.nanoTime() - start) / 1e9);
-      // How long a placed task waits for its executor before Spark runs it elsewhere.
-      SparkConf spark = sc.getConf();
-      live.slotWait(
-          spark.getTimeAsMs("spark.locality.wait.process", spark.get("spark.locality.wait", "3s"))
-              / 1000.0);
-      return live;
+    } else {
+      String secret = sc.getConf().get("spark.authenticate.secret", null);
+      InetSocketAddress at =
+          new InetSocketAddress(conf.coordinator().getHostString(), conf.coordinator().getPort());
+      // Spark starts plugins before the application has its id: the link connects once it has.
+      coordinator =
+          new RemoteCoordinator(
+              at,
+              sc::applicationId,
+              secret,
+              Duration.ofSeconds(5),
+              l -> LOG.info(l),
+              l -> LOG.warn(l));
     }
-    String secret = sc.getConf().get("spark.authenticate.secret", null);
-    InetSocketAddress at =
-        new InetSocketAddress(conf.coordinator().getHostString(), conf.coordinator().getPort());
-    // Spark starts plugins before the application has its id: the link connects once it has.
-    return new RemoteCoordinator(
-        at, sc::applicationId, secret, Duration.ofSeconds(5), l -> LOG.info(l), l -> LOG.warn(l));
+    // How long a placed task waits for its executor before Spark runs it elsewhere.
+    SparkConf spark = sc.getConf();
+    coordinator.slotWait(
+        spark.getTimeAsMs("spark.locality.wait.process", spark.get("spark.locality.wait", "3s"))
+            / 1000.0);
+    return coordinator;
   }
 
   /**

@@ -125,6 +125,11 @@ public final class GrowingCluster implements ShuffleCoordinator, AutoCloseable {
   }
 
   @Override
+  public void slotWait(double seconds) {
+    coordinator.slotWait(seconds);
+  }
+
+  @Override
   public void executorAdded(ExecutorSlots executor) {
     live.put(executor.executorId(), executor.host());
     synchronized (this) {

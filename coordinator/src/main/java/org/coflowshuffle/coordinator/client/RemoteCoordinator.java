@@ -86,6 +86,9 @@ public final class RemoteCoordinator implements ShuffleCoordinator, AutoCloseabl
   /** Whether the log already says the coordinator is away (one line per outage). */
   private volatile boolean announcedDown;
 
+  /** Seconds the application's tasks wait for their executor, told on every (re)connection. */
+  private volatile double slotWait;
+
   /**
    * Starts talking to the coordinator at {@code address} for an application: connects as soon as
    * {@code appId} names it (waiting at most {@code timeout}) and, whenever the connection is lost,
@@ -124,6 +127,21 @@ public final class RemoteCoordinator implements ShuffleCoordinator, AutoCloseabl
   }
 
   // ---- events
+
+  @Override
+  public void slotWait(double seconds) {
+    if (!(seconds >= 0) || Double.isInfinite(seconds)) {
+      throw new IllegalArgumentException("slot wait must be >= 0 seconds: " + seconds);
+    }
+    slotWait = seconds;
+    if (client != null) {
+      send(registerApp()); // connected already: say it again
+    }
+  }
+
+  private Message.RegisterApp registerApp() {
+    return new Message.RegisterApp(app, slotWait > 0 ? slotWait : null);
+  }
 
   @Override
   public void executorAdded(ExecutorSlots executor) {
@@ -339,7 +357,7 @@ public final class RemoteCoordinator implements ShuffleCoordinator, AutoCloseabl
       CoordinatorClient c = CoordinatorClient.connect(address, "driver " + app, secret, timeout);
       registered.clear();
       rates.clear();
-      c.send(new Message.RegisterApp(app));
+      c.send(registerApp());
       client = c;
       announcedDown = false;
       sendExecutors();

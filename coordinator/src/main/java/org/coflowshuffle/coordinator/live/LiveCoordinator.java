@@ -196,6 +196,7 @@ public final class LiveCoordinator implements ShuffleCoordinator {
    *
    * @throws IllegalArgumentException for a negative or non-finite wait
    */
+  @Override
   public synchronized void slotWait(double seconds) {
     if (!(seconds >= 0) || Double.isInfinite(seconds)) {
       throw new IllegalArgumentException("slot wait must be >= 0 seconds: " + seconds);

@@ -14,6 +14,15 @@ import java.util.List;
  */
 public interface ShuffleCoordinator {
 
+  /**
+   * How long the application keeps a task waiting for the executor it was placed on while that
+   * executor's cores are taken (Spark's {@code spark.locality.wait.process}), seconds: a new stage
+   * may then be placed on cores whose tasks end within it. 0 until told.
+   *
+   * @throws IllegalArgumentException for a negative or non-finite wait
+   */
+  void slotWait(double seconds);
+
   /** An executor joined (or changed); it may now host reducers. */
   void executorAdded(ExecutorSlots executor);
 

@@ -60,11 +60,30 @@ public sealed interface Message {
 
   /**
    * A driver starts an application. Its connection owns it: when that connection closes (or goes
-   * silent past the timeout), the application's shuffles are dropped.
+   * silent past the timeout), the application's shuffles are dropped. {@code localityWait}, when
+   * not null, is how long the application keeps a task waiting for the executor it was placed on
+   * while that executor's cores are taken (Spark's {@code spark.locality.wait.process}), seconds,
+   * at least 0; null means 0 and is left out of the frame, so that a coordinator older than the
+   * field reads it.
    */
-  record RegisterApp(String app) implements Message {
+  record RegisterApp(String app, @JsonInclude(JsonInclude.Include.NON_NULL) Double localityWait)
+      implements Message {
     public RegisterApp {
       Checks.name("app", app);
+      if (localityWait != null && !(localityWait >= 0 && localityWait < Double.POSITIVE_INFINITY)) {
+        throw new IllegalArgumentException(
+            "localityWait must be >= 0 seconds and finite, got " + localityWait);
+      }
+    }
+
+    /** An application that does not say how long its tasks wait for their executor. */
+    public RegisterApp(String app) {
+      this(app, null);
+    }
+
+    /** The wait in seconds: 0 unless given. */
+    public double localityWaitOrZero() {
+      return localityWait == null ? 0 : localityWait;
     }
   }
 

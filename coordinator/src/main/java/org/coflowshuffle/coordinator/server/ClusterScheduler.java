@@ -58,6 +58,10 @@ final class ClusterScheduler {
 
   private static final class App {
     final Peer owner;
+
+    /** Seconds its tasks wait for the executor they were placed on ({@code localityWait}). */
+    double slotWait;
+
     final Map<Integer, Message.RegisterShuffle> shuffles = new HashMap<>();
     final Map<String, String> executorHosts = new HashMap<>();
 
@@ -106,7 +110,7 @@ final class ClusterScheduler {
     if (m instanceof Message.Ping p) {
       from.send(new Message.Pong(p.value()));
     } else if (m instanceof Message.RegisterApp r) {
-      registerApp(from, r.app());
+      registerApp(from, r);
     } else if (m instanceof Message.RegisterShuffle r) {
       registerShuffle(r);
     } else if (m instanceof Message.MapOutput r) {
@@ -296,13 +300,14 @@ final class ClusterScheduler {
     return new Status(conf.policy(), epoch, shufflesByApp, requests, coflows);
   }
 
-  private void registerApp(Peer from, String app) throws ProtocolException {
-    App known = apps.get(app);
+  private void registerApp(Peer from, Message.RegisterApp r) throws ProtocolException {
+    App known = apps.get(r.app());
     if (known != null && known.owner != from) {
       throw new ProtocolException(
-          ErrorCode.OUT_OF_ORDER, "application " + app + " is registered by another connection");
+          ErrorCode.OUT_OF_ORDER,
+          "application " + r.app() + " is registered by another connection");
     }
-    apps.putIfAbsent(app, new App(from));
+    apps.computeIfAbsent(r.app(), a -> new App(from)).slotWait = r.localityWaitOrZero();
   }
 
   private void registerShuffle(Message.RegisterShuffle r) throws ProtocolException {
@@ -387,6 +392,7 @@ final class ClusterScheduler {
       throw new ProtocolException(ErrorCode.MALFORMED, "placement request: " + e.getMessage());
     }
     try {
+      live.slotWait(app(r.app()).slotWait); // the wait of the application whose stage it is
       ShufflePlacement p = live.placeTogether(global, maps, tasks, r.weightOrOne());
       List<Message.ReducerHost> hosts = new ArrayList<>(reducers);
       for (ExecutorSlots e : p.executorOfReducer()) {

@@ -122,6 +122,24 @@ class FrameCodecTest {
   }
 
   @Test
+  void anApplicationTellsItsLocalityWaitOnlyWhenItHasOne() throws ProtocolException {
+    byte[] plain = FrameCodec.encode(new Message.RegisterApp("a"));
+    assertEquals(
+        "{\"app\":\"a\"}",
+        new String(plain, 6, plain.length - 6, StandardCharsets.UTF_8),
+        "a coordinator older than the field reads it");
+    Message back = decodeFrame(FrameCodec.encode(new Message.RegisterApp("a", 3.0)));
+    assertEquals(3.0, ((Message.RegisterApp) back).localityWaitOrZero());
+    ProtocolException e =
+        assertCode(
+            ErrorCode.MALFORMED,
+            1,
+            MessageType.REGISTER_APP.id(),
+            "{\"app\":\"a\",\"localityWait\":-1}");
+    assertTrue(e.getMessage().contains("localityWait"), e.getMessage());
+  }
+
+  @Test
   void lengthsAreCheckedBeforeTheFrameIsRead() throws ProtocolException {
     FrameCodec.checkLength(100, 100);
     assertEquals(

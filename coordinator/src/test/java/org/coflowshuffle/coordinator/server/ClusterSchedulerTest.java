@@ -158,6 +158,44 @@ class ClusterSchedulerTest {
   }
 
   @Test
+  void aStageWaitsForAFastCoreOnlyWhenItsApplicationSaidItsTasksWait() throws ProtocolException {
+    for (Double wait : new Double[] {null, 3.0}) {
+      ClusterScheduler s =
+          new ClusterScheduler(
+              CoordinatorConf.from(
+                  Map.of(
+                      "coflow.coordinator.port", "0",
+                      "coflow.coordinator.httpPort", "0",
+                      "coflow.coordinator.defaultBandwidth", "100m",
+                      "coflow.coordinator.hostBandwidth", "hB=10m")),
+              () -> 0.0);
+      RecordingPeer driver = new RecordingPeer("driver");
+      s.handle(driver, new Message.RegisterApp("app", wait));
+      s.handle(
+          driver,
+          new Message.Executors(
+              "app",
+              List.of(
+                  new Message.ExecutorInfo("1", "hA", 1), new Message.ExecutorInfo("2", "hB", 1))));
+      s.handle(driver, new Message.RegisterShuffle("app", 0, 1, 1));
+      s.handle(driver, new Message.MapOutput("app", 0, 0, "hS", "s", new long[] {100_000_000}));
+      s.handle(driver, new Message.PlacementRequest("app", 1, new int[] {0}));
+      assertEquals("1", driver.last(Message.Placement.class).reducers().get(0).executor());
+      s.handle(new RecordingPeer("exec1"), new Message.RateRequest("app", 0, 0, "s", "1"));
+      s.pushRates(); // its reducer fetches at full speed
+      // A second stage of the same size: executor 1's core frees in about 2 s (1 s of fetch, the
+      // guessed 1 s of sorting) and fetches it in 1 s; executor 2's link needs 10 s.
+      s.handle(driver, new Message.RegisterShuffle("app", 1, 1, 1));
+      s.handle(driver, new Message.MapOutput("app", 1, 0, "hT", "t", new long[] {100_000_000}));
+      s.handle(driver, new Message.PlacementRequest("app", 2, new int[] {1}));
+      assertEquals(
+          wait == null ? "2" : "1",
+          driver.last(Message.Placement.class).reducers().get(0).executor(),
+          "locality wait " + wait);
+    }
+  }
+
+  @Test
   void ratesArePushedToFetchersUntilTheirReducerIsDone() throws ProtocolException {
     RecordingPeer driver = new RecordingPeer("driver");
     RecordingPeer exec1 = new RecordingPeer("exec1");
