@@ -102,9 +102,13 @@ public final class CoflowDriverPlugin implements DriverPlugin {
     }
     // How long a placed task waits for its executor before Spark runs it elsewhere.
     SparkConf spark = sc.getConf();
-    coordinator.slotWait(
-        spark.getTimeAsMs("spark.locality.wait.process", spark.get("spark.locality.wait", "3s"))
-            / 1000.0);
+    try {
+      coordinator.slotWait(
+          spark.getTimeAsMs("spark.locality.wait.process", spark.get("spark.locality.wait", "3s"))
+              / 1000.0);
+    } catch (RuntimeException e) {
+      LOG.warn("coflow: placement ignores Spark's locality wait: {}", e.getMessage());
+    }
     return coordinator;
   }
 

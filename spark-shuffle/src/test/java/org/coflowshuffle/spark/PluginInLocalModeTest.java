@@ -88,6 +88,15 @@ class PluginInLocalModeTest {
   }
 
   @Test
+  void aNegativeLocalityWaitIsIgnoredAndTheStageStillPlaced() {
+    try (JavaSparkContext sc =
+        new JavaSparkContext(conf("rpc").set("spark.locality.wait", "-1s"))) {
+      assertEquals(expected(), sumByKey(sc));
+      assertEquals(3, CoflowDriverPlugin.placement(0).orElseThrow().executorOfReducer().size());
+    }
+  }
+
+  @Test
   void aBadSettingLeavesSparksPlacementAndTheResult() {
     try (JavaSparkContext sc = new JavaSparkContext(conf("no-such-scheme"))) {
       assertEquals(expected(), sumByKey(sc));
