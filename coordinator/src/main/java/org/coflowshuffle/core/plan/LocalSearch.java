@@ -26,6 +26,7 @@ final class LocalSearch {
         used[plan.hostOf()[n]]++;
       }
     }
+    double[] least = SlowHostRule.slowestAllowed(d, net);
     CoflowPlan best = plan;
     for (int round = 0; round < MAX_ROUNDS; round++) {
       CoflowPlan start = best;
@@ -35,7 +36,10 @@ final class LocalSearch {
           continue;
         }
         for (int j = 0; j < m; j++) { // move n to j
-          if (j != from && net.hosts().get(j).canHostReducers() && used[j] < net.freeSlots(j)) {
+          if (j != from
+              && net.hosts().get(j).canHostReducers()
+              && used[j] < net.freeSlots(j)
+              && SlowHostRule.allows(least, n, j, net)) {
             CoflowPlan moved = evaluate(d, best, net, n, j, -1, -1);
             if (moved.finish() < best.finish() * (1 - 1e-12)) {
               best = moved;
@@ -47,7 +51,11 @@ final class LocalSearch {
         }
         for (int o = n + 1; o < d.reducers(); o++) { // swap n and o
           int other = best.hostOf()[o];
-          if (d.pinnedHost(o) < 0 && other >= 0 && other != from) {
+          if (d.pinnedHost(o) < 0
+              && other >= 0
+              && other != from
+              && SlowHostRule.allows(least, n, other, net)
+              && SlowHostRule.allows(least, o, from, net)) {
             CoflowPlan swapped = evaluate(d, best, net, n, other, o, from);
             if (swapped.finish() < best.finish() * (1 - 1e-12)) {
               best = swapped;

@@ -2,7 +2,9 @@ package org.coflowshuffle.core.plan;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Applies the practical rules of section IV-D around a {@link PlacementMethod}: pinned reducers
@@ -49,6 +51,7 @@ public final class SlotAwarePlacer {
     for (int j = 0; j < m; j++) {
       slots[j] = nowOnly ? net.freeSlotsNow(j) : net.freeSlots(j);
     }
+    double[] least = SlowHostRule.slowestAllowed(d, net);
     while (!open.isEmpty()) {
       boolean[] eligible = new boolean[m];
       boolean any = false;
@@ -59,30 +62,84 @@ public final class SlotAwarePlacer {
       if (!any) {
         break; // multi-wave: the rest waits for slots to free up
       }
-      int[] batch = open.stream().mapToInt(Integer::intValue).toArray();
-      int[] proposal = new int[hostOf.length];
-      Arrays.fill(proposal, -1);
-      method.place(d, batch, eligible, loads, net, proposal);
-      open.clear();
-      int[] taken = new int[m];
-      for (int n : GreedyPlacement.bySizeDescending(d, batch)) {
-        int j = proposal[n];
-        if (j < 0 || !eligible[j]) {
-          throw new IllegalStateException("placement method left reducer " + n + " on host " + j);
-        }
-        if (taken[j] < slots[j]) {
-          taken[j]++;
-          hostOf[n] = j;
-          loads[j] += d.networkBytes(n, j);
-        } else {
-          open.add(n); // host j is full: place again without it
-        }
+      // Reducers allowed the same hosts form a class; the most restricted (largest) go first.
+      Map<List<Boolean>, List<Integer>> classes = new LinkedHashMap<>();
+      for (int n : GreedyPlacement.bySizeDescending(d, open.stream().mapToInt(i -> i).toArray())) {
+        classes.computeIfAbsent(allowed(least, n, eligible, net), c -> new ArrayList<>()).add(n);
       }
-      for (int j = 0; j < m; j++) {
-        slots[j] -= taken[j];
+      open.clear();
+      for (Map.Entry<List<Boolean>, List<Integer>> c : classes.entrySet()) {
+        boolean[] hosts = new boolean[m];
+        for (int j = 0; j < m; j++) {
+          hosts[j] = c.getKey().get(j) && slots[j] > 0;
+        }
+        open.addAll(placeClass(d, net, method, c.getValue(), hosts, slots, loads, hostOf));
       }
     }
     return hostOf;
+  }
+
+  /**
+   * The eligible hosts that {@link SlowHostRule} allows reducer n; all eligible ones when it allows
+   * none of them.
+   */
+  private static List<Boolean> allowed(
+      double[] least, int n, boolean[] eligible, NetworkProfile net) {
+    List<Boolean> out = new ArrayList<>(eligible.length);
+    boolean any = false;
+    for (int j = 0; j < eligible.length; j++) {
+      boolean ok = eligible[j] && SlowHostRule.allows(least, n, j, net);
+      out.add(ok);
+      any |= ok;
+    }
+    if (!any) {
+      for (int j = 0; j < eligible.length; j++) {
+        out.set(j, eligible[j]);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Places one class of reducers on {@code hosts} by {@code method}, each host taking as many as
+   * its slots allow, largest first; returns the reducers left over for the next round.
+   */
+  private static List<Integer> placeClass(
+      CoflowDemand d,
+      NetworkProfile net,
+      PlacementMethod method,
+      List<Integer> reducers,
+      boolean[] hosts,
+      int[] slots,
+      double[] loads,
+      int[] hostOf) {
+    List<Integer> left = new ArrayList<>();
+    boolean any = false;
+    for (boolean h : hosts) {
+      any |= h;
+    }
+    if (!any) { // earlier classes took these hosts' last slots
+      left.addAll(reducers);
+      return left;
+    }
+    int[] batch = reducers.stream().mapToInt(Integer::intValue).toArray();
+    int[] proposal = new int[hostOf.length];
+    Arrays.fill(proposal, -1);
+    method.place(d, batch, hosts, loads, net, proposal);
+    for (int n : GreedyPlacement.bySizeDescending(d, batch)) {
+      int j = proposal[n];
+      if (j < 0 || !hosts[j]) {
+        throw new IllegalStateException("placement method left reducer " + n + " on host " + j);
+      }
+      if (slots[j] > 0) {
+        slots[j]--;
+        hostOf[n] = j;
+        loads[j] += d.networkBytes(n, j);
+      } else {
+        left.add(n); // host j is full: place again without it
+      }
+    }
+    return left;
   }
 
   /**
