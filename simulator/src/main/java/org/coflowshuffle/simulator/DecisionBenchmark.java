@@ -34,9 +34,17 @@ public final class DecisionBenchmark {
     return measure("waiting", hosts, coflows, instance(hosts, coflows, 0));
   }
 
-  /** Poisson arrivals at {@code lambda} coflows/s. */
-  public Cell arrivals(int hosts, int coflows, double lambda) {
-    return measure("lambda=" + lambda, hosts, coflows, instance(hosts, coflows, lambda));
+  /**
+   * Poisson arrivals at {@code lambda} coflows/s, timed after {@code warmUps} untimed runs of the
+   * same instance (so that the row stands for a coordinator that has been running, JIT-compiled,
+   * and the heap holds one instance, not one per run).
+   */
+  public Cell arrivals(int hosts, int coflows, double lambda, int warmUps) {
+    Instance instance = instance(hosts, coflows, lambda);
+    for (int w = 0; w < warmUps; w++) {
+      measure("warm-up", hosts, coflows, instance);
+    }
+    return measure("lambda=" + lambda, hosts, coflows, instance);
   }
 
   /** The workload as {@code simulate} draws it by default. */

@@ -2,6 +2,7 @@ package org.coflowshuffle.core.plan;
 
 import java.util.Arrays;
 import org.coflowshuffle.core.policy.ActiveCoflow;
+import org.coflowshuffle.core.policy.RemainingTotals;
 
 /**
  * What one active coflow still has to move, aggregated the way the placement problem needs it: per
@@ -33,13 +34,10 @@ public final class CoflowDemand {
     this.shape = shape;
     int reducers = active.coflow().reducers().size();
     double[] remaining = active.remaining();
-    work = new double[reducers];
     int maxSender = shape.senders.length == 0 ? -1 : shape.senders[shape.senders.length - 1];
-    double[] perHost = new double[maxSender + 1];
-    for (int k = 0; k < remaining.length; k++) { // in flow order: sequential in memory
-      work[shape.reducerOfFlow[k]] += remaining[k];
-      perHost[shape.sourceOfFlow[k]] += remaining[k];
-    }
+    RemainingTotals totals = active.totalsOrSum(maxSender + 1);
+    work = totals.perReducer();
+    double[] perHost = totals.perSource();
     if (locality) {
       slotBytes = new double[shape.sourceOfSlot.length];
       for (int k = 0; k < remaining.length; k++) {

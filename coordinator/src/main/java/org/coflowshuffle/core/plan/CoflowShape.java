@@ -2,9 +2,8 @@ package org.coflowshuffle.core.plan;
 
 import java.util.Arrays;
 import java.util.List;
-import org.coflowshuffle.core.model.Coflow;
-import org.coflowshuffle.core.model.Flow;
 import org.coflowshuffle.core.model.Host;
+import org.coflowshuffle.core.policy.ActiveCoflow;
 
 /**
  * The fixed structure of a coflow, computed once: its flows grouped by reducer and, within a
@@ -13,9 +12,6 @@ import org.coflowshuffle.core.model.Host;
  */
 public final class CoflowShape {
 
-  private static final int BITS = 21;
-  private static final long MASK = (1L << BITS) - 1;
-
   final int[] slotOfFlow;
   final int[] firstSlot; // per reducer n: its slots are [firstSlot[n], firstSlot[n + 1])
   final int[] sourceOfSlot; // ascending within each reducer
@@ -23,47 +19,78 @@ public final class CoflowShape {
   final int[] sourceOfFlow; // per flow, in flow order: loops over flows stay sequential in memory
   final int[] reducerOfFlow;
 
-  public CoflowShape(Coflow coflow) {
-    List<Flow> flows = coflow.flows();
-    int reducers = coflow.reducers().size();
-    if (flows.size() > MASK || reducers > MASK) {
-      throw new IllegalArgumentException("coflow " + coflow.id() + " is too large to index");
+  /** The shape of {@code active}'s coflow, from its per-flow index arrays (copied). */
+  public CoflowShape(ActiveCoflow active) {
+    int reducers = active.coflow().reducers().size();
+    sourceOfFlow = active.flowSource().clone();
+    reducerOfFlow = active.flowReducer().clone();
+    int count = sourceOfFlow.length;
+    int sources = 0;
+    for (int u : sourceOfFlow) {
+      sources = Math.max(sources, u + 1);
     }
-    long[] keys = new long[flows.size()];
-    for (int k = 0; k < keys.length; k++) {
-      Flow f = flows.get(k);
-      keys[k] = ((long) f.reducer() << (2 * BITS)) | ((long) f.src() << BITS) | k;
+    // Flows ordered by (reducer, source, index): by reducer with a counting sort, linear in the
+    // flows; then each reducer's flows by source, where they are not already.
+    int[] first = new int[reducers + 1];
+    for (int n : reducerOfFlow) {
+      first[n + 1]++;
     }
-    sourceOfFlow = new int[keys.length];
-    reducerOfFlow = new int[keys.length];
-    for (int k = 0; k < keys.length; k++) {
-      sourceOfFlow[k] = flows.get(k).src();
-      reducerOfFlow[k] = flows.get(k).reducer();
+    for (int n = 0; n < reducers; n++) {
+      first[n + 1] += first[n];
     }
-    Arrays.sort(keys);
-    slotOfFlow = new int[keys.length];
-    int[] sources = new int[keys.length];
-    int[] reducerOfSlot = new int[keys.length];
-    int slots = 0;
-    long previous = -1;
-    for (long key : keys) {
-      long group = key >>> BITS; // reducer and source
-      if (group != previous) {
-        sources[slots] = (int) (group & MASK);
-        reducerOfSlot[slots++] = (int) (group >>> BITS);
-        previous = group;
-      }
-      slotOfFlow[(int) (key & MASK)] = slots - 1;
+    int[] order = new int[count];
+    int[] next = Arrays.copyOf(first, reducers);
+    for (int k = 0; k < count; k++) {
+      order[next[reducerOfFlow[k]]++] = k;
     }
-    sourceOfSlot = Arrays.copyOf(sources, slots);
+    slotOfFlow = new int[count];
+    int[] slotSource = new int[count];
     firstSlot = new int[reducers + 1];
-    for (int n = 0, s = 0; n <= reducers; n++) {
-      while (s < slots && reducerOfSlot[s] < n) {
-        s++;
+    boolean[] sends = new boolean[sources];
+    int slots = 0;
+    for (int n = 0; n < reducers; n++) {
+      sortBySource(order, first[n], first[n + 1], sourceOfFlow);
+      int previous = -1;
+      for (int i = first[n]; i < first[n + 1]; i++) {
+        int k = order[i];
+        int u = sourceOfFlow[k];
+        if (u != previous) {
+          slotSource[slots++] = u;
+          sends[u] = true;
+          previous = u;
+        }
+        slotOfFlow[k] = slots - 1;
       }
-      firstSlot[n] = s;
+      firstSlot[n + 1] = slots;
     }
-    senders = Arrays.stream(sourceOfSlot).distinct().sorted().toArray();
+    sourceOfSlot = Arrays.copyOf(slotSource, slots);
+    int distinct = 0;
+    for (boolean b : sends) {
+      distinct += b ? 1 : 0;
+    }
+    senders = new int[distinct];
+    for (int u = 0, i = 0; u < sources; u++) {
+      if (sends[u]) {
+        senders[i++] = u;
+      }
+    }
+  }
+
+  /** Sorts {@code order[from..to)}, flow indices ascending, by their source, stably. */
+  private static void sortBySource(int[] order, int from, int to, int[] sourceOfFlow) {
+    for (int i = from + 1; i < to; i++) {
+      if (sourceOfFlow[order[i]] < sourceOfFlow[order[i - 1]]) {
+        long[] keys = new long[to - from];
+        for (int j = from; j < to; j++) {
+          keys[j - from] = ((long) sourceOfFlow[order[j]] << 32) | order[j];
+        }
+        Arrays.sort(keys);
+        for (int j = from; j < to; j++) {
+          order[j] = (int) keys[j - from];
+        }
+        return;
+      }
+    }
   }
 
   /** True when some sender of the coflow may also run reducers, so locality matters. */

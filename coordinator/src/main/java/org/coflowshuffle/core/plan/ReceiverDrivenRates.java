@@ -29,37 +29,56 @@ public final class ReceiverDrivenRates implements RateRule {
         span[h] = free > 0 ? received[h] / free : 0;
       }
     }
-    // Per flow, the host it goes to now, or -1 when it does not cross the network now.
-    int[] to = new int[remaining.length];
+    // Per reducer, the host it receives on now, or -1 when none of its flows move now.
+    int[] to = new int[hostOf.length];
+    boolean allMove = !d.hasLocality(); // with locality a flow may stay on its host
+    double shortestSpan = Double.POSITIVE_INFINITY;
+    for (int n = 0; n < to.length; n++) {
+      int h = hostOf[n];
+      to[n] = h >= 0 && span[h] > 0 ? h : -1;
+      if (to[n] >= 0) {
+        shortestSpan = Math.min(shortestSpan, span[h]);
+      } else if (d.work(n) > 0) {
+        allMove = false;
+      }
+    }
     double[] senderBytes = new double[m];
-    for (int k = 0; k < remaining.length; k++) { // flow order: sequential in memory
-      int h = hostOf[shape.reducerOfFlow[k]];
-      int u = shape.sourceOfFlow[k];
-      boolean sends = remaining[k] > 0 && h >= 0 && span[h] > 0 && u != h;
-      to[k] = sends ? h : -1;
-      if (sends) {
-        senderBytes[u] += remaining[k];
+    if (allMove) { // every remaining byte moves now: the senders' totals as they are
+      int[] senders = d.senders();
+      for (int i = 0; i < senders.length; i++) {
+        senderBytes[senders[i]] = d.senderBytes()[i];
+      }
+    } else {
+      for (int k = 0; k < remaining.length; k++) { // flow order: sequential in memory
+        if (sends(remaining, shape, to, k)) {
+          senderBytes[shape.sourceOfFlow[k]] += remaining[k];
+        }
       }
     }
     double[] senderSpan = new double[m];
+    double longestSenderSpan = 0;
     for (int u : shape.senders) {
       if (senderBytes[u] > 0) {
         double free = net.out(u).rateNow();
         senderSpan[u] = free > 0 ? senderBytes[u] / free : 0;
+        longestSenderSpan = Math.max(longestSenderSpan, senderSpan[u]);
       }
     }
-    for (int k = 0; k < remaining.length; k++) {
-      if (to[k] >= 0) {
-        span[to[k]] = Math.max(span[to[k]], senderSpan[shape.sourceOfFlow[k]]);
+    if (longestSenderSpan > shortestSpan) { // some receiver waits for a sender
+      for (int k = 0; k < remaining.length; k++) { // flow order: sequential in memory
+        if (sends(remaining, shape, to, k)) {
+          int h = to[shape.reducerOfFlow[k]];
+          span[h] = Math.max(span[h], senderSpan[shape.sourceOfFlow[k]]);
+        }
       }
     }
     double[] rates = new double[remaining.length];
     double[] actualIn = new double[m];
     double[] actualOut = new double[m];
     for (int k = 0; k < remaining.length; k++) {
-      int h = to[k];
       int u = shape.sourceOfFlow[k];
-      if (h >= 0 && senderSpan[u] > 0) {
+      if (senderSpan[u] > 0 && sends(remaining, shape, to, k)) {
+        int h = to[shape.reducerOfFlow[k]];
         rates[k] = remaining[k] / span[h];
         actualIn[h] += rates[k];
         actualOut[u] += rates[k];
@@ -75,6 +94,12 @@ public final class ReceiverDrivenRates implements RateRule {
     }
     RateRule.takeSlots(plan, net);
     return rates;
+  }
+
+  /** Whether flow k crosses the network now: it has bytes and its reducer receives elsewhere. */
+  private static boolean sends(double[] remaining, CoflowShape shape, int[] to, int k) {
+    int h = to[shape.reducerOfFlow[k]];
+    return remaining[k] > 0 && h >= 0 && h != shape.sourceOfFlow[k];
   }
 
   /**

@@ -62,16 +62,18 @@ public final class SlotAwarePlacer {
       if (!any) {
         break; // multi-wave: the rest waits for slots to free up
       }
-      // Reducers allowed the same hosts form a class; the most restricted (largest) go first.
-      Map<List<Boolean>, List<Integer>> classes = new LinkedHashMap<>();
+      // Reducers allowed the same hosts form a class; the most restricted (largest) go first. The
+      // hosts allowed are the eligible ones at least as fast as the slowest allowed, its key.
+      double[] speeds = eligibleSpeeds(eligible, net);
+      Map<Double, List<Integer>> classes = new LinkedHashMap<>();
       for (int n : GreedyPlacement.bySizeDescending(d, open.stream().mapToInt(i -> i).toArray())) {
-        classes.computeIfAbsent(allowed(least, n, eligible, net), c -> new ArrayList<>()).add(n);
+        classes.computeIfAbsent(slowestAllowed(least, n, speeds), c -> new ArrayList<>()).add(n);
       }
       open.clear();
-      for (Map.Entry<List<Boolean>, List<Integer>> c : classes.entrySet()) {
+      for (Map.Entry<Double, List<Integer>> c : classes.entrySet()) {
         boolean[] hosts = new boolean[m];
         for (int j = 0; j < m; j++) {
-          hosts[j] = c.getKey().get(j) && slots[j] > 0;
+          hosts[j] = eligible[j] && slots[j] > 0 && inRate(net, j) >= c.getKey();
         }
         open.addAll(placeClass(d, net, method, c.getValue(), hosts, slots, loads, hostOf));
       }
@@ -79,25 +81,34 @@ public final class SlotAwarePlacer {
     return hostOf;
   }
 
-  /**
-   * The eligible hosts that {@link SlowHostRule} allows reducer n; all eligible ones when it allows
-   * none of them.
-   */
-  private static List<Boolean> allowed(
-      double[] least, int n, boolean[] eligible, NetworkProfile net) {
-    List<Boolean> out = new ArrayList<>(eligible.length);
-    boolean any = false;
+  /** The distinct incoming bandwidths of the eligible hosts, ascending. */
+  private static double[] eligibleSpeeds(boolean[] eligible, NetworkProfile net) {
+    double[] speeds = new double[eligible.length];
+    int count = 0;
     for (int j = 0; j < eligible.length; j++) {
-      boolean ok = eligible[j] && SlowHostRule.allows(least, n, j, net);
-      out.add(ok);
-      any |= ok;
-    }
-    if (!any) {
-      for (int j = 0; j < eligible.length; j++) {
-        out.set(j, eligible[j]);
+      if (eligible[j]) {
+        speeds[count++] = inRate(net, j);
       }
     }
-    return out;
+    return Arrays.stream(speeds, 0, count).sorted().distinct().toArray();
+  }
+
+  /**
+   * The incoming bandwidth of the slowest eligible host that {@link SlowHostRule} allows reducer n
+   * ({@code speeds} from {@link #eligibleSpeeds}); the slowest eligible one (all are allowed) when
+   * it allows none of them.
+   */
+  private static double slowestAllowed(double[] least, int n, double[] speeds) {
+    if (least == null) {
+      return speeds[0];
+    }
+    int i = Arrays.binarySearch(speeds, least[n]);
+    i = i >= 0 ? i : -i - 1; // the first at least least[n]
+    return i < speeds.length ? speeds[i] : speeds[0];
+  }
+
+  private static double inRate(NetworkProfile net, int j) {
+    return net.hosts().get(j).inBytesPerSec();
   }
 
   /**

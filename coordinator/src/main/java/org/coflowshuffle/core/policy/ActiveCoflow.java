@@ -24,6 +24,8 @@ import org.coflowshuffle.core.model.Coflow;
  * @param flowSource per flow, its sending host (the flows' {@code src} as a plain array, for loops
  *     over many flows)
  * @param flowReducer per flow, its reducer's index
+ * @param totals {@code remaining} summed per reducer and per source host, or null where the caller
+ *     does not keep them (a policy then sums them itself, see {@link #totalsOrSum})
  */
 public record ActiveCoflow(
     int index,
@@ -35,7 +37,46 @@ public record ActiveCoflow(
     double waitingSince,
     long version,
     int[] flowSource,
-    int[] flowReducer) {
+    int[] flowReducer,
+    RemainingTotals totals) {
+
+  /** A view whose caller keeps no {@link RemainingTotals}. */
+  public ActiveCoflow(
+      int index,
+      Coflow coflow,
+      double[] remaining,
+      double sentBytes,
+      int[] hostOf,
+      boolean[] pinned,
+      double waitingSince,
+      long version,
+      int[] flowSource,
+      int[] flowReducer) {
+    this(
+        index,
+        coflow,
+        remaining,
+        sentBytes,
+        hostOf,
+        pinned,
+        waitingSince,
+        version,
+        flowSource,
+        flowReducer,
+        null);
+  }
+
+  /**
+   * {@link #totals()} if the caller kept them, else summed now (one pass over the flows), with
+   * {@code perSource} at least {@code sources} long.
+   */
+  public RemainingTotals totalsOrSum(int sources) {
+    if (totals != null && totals.perSource().length >= sources) {
+      return totals;
+    }
+    return RemainingTotals.of(
+        remaining, flowReducer, flowSource, coflow.reducers().size(), sources);
+  }
 
   /**
    * True when flow k still has bytes to move over the network under placement {@code hostOf}: its

@@ -12,6 +12,7 @@ import org.coflowshuffle.core.policy.ActiveCoflow;
 import org.coflowshuffle.core.policy.ClusterView;
 import org.coflowshuffle.core.policy.CoflowAssignment;
 import org.coflowshuffle.core.policy.Decision;
+import org.coflowshuffle.core.policy.RemainingTotals;
 import org.coflowshuffle.core.policy.SchedulingPolicy;
 
 /**
@@ -89,6 +90,8 @@ public final class ScheduleRunner {
     double[] rates;
     double finish = Double.NaN;
     long version;
+    RemainingTotals totals; // of remaining at totalsVersion
+    long totalsVersion = -1;
     double sent; // bytes moved over the network so far, local flows not counted
 
     State(int index, Coflow coflow, boolean keepSegments) {
@@ -129,6 +132,19 @@ public final class ScheduleRunner {
 
     boolean done() {
       return !Double.isNaN(finish);
+    }
+
+    /**
+     * The remaining bytes per reducer and source, summed again only when they changed since {@link
+     * #advance} summed them: the runner keeps them for the policy, as whoever reports progress
+     * would live.
+     */
+    RemainingTotals totals(int hosts) {
+      if (totalsVersion != version) {
+        totals = RemainingTotals.of(remaining, reducer, src, hostOf.length, hosts);
+        totalsVersion = version;
+      }
+      return totals;
     }
   }
 
@@ -215,7 +231,8 @@ public final class ScheduleRunner {
               now - s.coflow.arrival(),
               s.version,
               s.src,
-              s.reducer));
+              s.reducer,
+              s.totals(hosts.size())));
       boolean[] busy = busyReducers(s);
       for (int r = 0; r < busy.length; r++) {
         if (busy[r]) {
@@ -393,9 +410,14 @@ public final class ScheduleRunner {
     double dt = until - now;
     for (State s : active) {
       boolean moved = false;
+      // The totals of what is left, summed in the same pass (in flow order, as RemainingTotals.of)
+      double[] perReducer = new double[s.hostOf.length];
+      double[] perSource = new double[hosts.size()];
       for (int k = 0; k < s.rates.length; k++) {
         double rate = s.rates[k];
         if (rate <= 0) {
+          perReducer[s.reducer[k]] += s.remaining[k];
+          perSource[s.src[k]] += s.remaining[k];
           continue;
         }
         moved = true;
@@ -414,9 +436,13 @@ public final class ScheduleRunner {
           s.sent += rate * dt;
           s.remaining[k] -= rate * dt;
         }
+        perReducer[s.reducer[k]] += s.remaining[k];
+        perSource[s.src[k]] += s.remaining[k];
       }
       if (moved) {
         s.version++;
+        s.totals = new RemainingTotals(perReducer, perSource);
+        s.totalsVersion = s.version;
       }
     }
   }

@@ -54,7 +54,7 @@ final class NeatPlacement extends ArrivalPlacement {
       }
     }
     double[] queued = smaller; // grows with this coflow's own reducers as they are placed
-    CoflowShape shape = new CoflowShape(a.coflow());
+    CoflowShape shape = new CoflowShape(a);
     CoflowDemand d = new CoflowDemand(a, shape, shape.sendersMayHostReducers(view.hosts()));
     Integer[] order = new Integer[hostOf.length];
     for (int r = 0; r < order.length; r++) {

@@ -166,7 +166,7 @@ public final class SrtfPolicy implements SchedulingPolicy {
     if (d == null || d.active().version() != a.version()) {
       Shaped s = shapes.get(a.index());
       if (s == null || s.coflow() != a.coflow()) { // the live coordinator renumbers hosts
-        s = new Shaped(a.coflow(), new CoflowShape(a.coflow()));
+        s = new Shaped(a.coflow(), new CoflowShape(a));
         shapes.put(a.index(), s);
       }
       d = new CoflowDemand(a, s.shape(), s.shape().sendersMayHostReducers(view.hosts()));

@@ -83,7 +83,7 @@ class PlanEvaluatorTest {
     boolean[] pinned = new boolean[hostOf.length];
     Arrays.fill(pinned, true);
     ActiveCoflow a = new ActiveCoflow(0, c, remaining, 0, hostOf, pinned, 0, 0, src, reducer);
-    CoflowShape shape = new CoflowShape(c);
+    CoflowShape shape = new CoflowShape(a);
     return new CoflowDemand(a, shape, shape.sendersMayHostReducers(hosts));
   }
 }

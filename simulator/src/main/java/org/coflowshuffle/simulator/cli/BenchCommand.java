@@ -17,6 +17,9 @@ import org.coflowshuffle.simulator.workload.RpcSynthetic;
  */
 public final class BenchCommand implements Command {
 
+  /** Untimed runs before the Fig. 9 row: about as many decisions as the JIT took here to settle. */
+  private static final int WARM_UP_RUNS = 3;
+
   private static final String USAGE_LINE =
       "usage: coflow bench decision [--scheme NAME] [--hosts 50,200,500] [--coflows 1,10,100]"
           + " [--invocations N] [--arrivals N] [--lambda L] [--seed S] [--trace FILE]";
@@ -76,7 +79,7 @@ public final class BenchCommand implements Command {
     DecisionBenchmark.print(
         out,
         new DecisionBenchmark(workload, scheme, seed, 4 * invocations)
-            .arrivals(fig9Hosts, arrivals, lambda));
+            .arrivals(fig9Hosts, arrivals, lambda, WARM_UP_RUNS));
     return 0;
   }
 }
