@@ -16,6 +16,7 @@ public final class LinkProfile {
   private double[] times; // times[0] = now; segment i spans [times[i], times[i+1]) or to infinity
   private double[] rates;
   private int size;
+  private double[] carried; // bytes carried by times[i], summed in order; null after a change
 
   private final NetworkProfile owner; // null for a link on its own
   private final int slot; // its number in the owner
@@ -35,6 +36,7 @@ public final class LinkProfile {
   }
 
   private void changed() {
+    carried = null;
     if (owner != null) {
       owner.changed(slot);
     }
@@ -55,14 +57,24 @@ public final class LinkProfile {
     return rates[size - 1];
   }
 
-  /** Bytes the link can carry from now until {@code t}. */
+  /**
+   * Bytes the link can carry from now until {@code t}: the whole segments before {@code t} (summed
+   * once per change of the profile, in order, so the result is the same to the last bit as a
+   * running sum) and the part of the segment that holds it.
+   */
   public double bytesBy(double t) {
-    double sum = 0;
-    for (int i = 0; i < size && times[i] < t; i++) {
-      double end = i + 1 < size ? Math.min(times[i + 1], t) : t;
-      sum += rates[i] * (end - times[i]);
+    if (!(times[0] < t)) {
+      return 0;
     }
-    return sum;
+    if (carried == null) {
+      carried = new double[size];
+      for (int i = 1; i < size; i++) {
+        carried[i] = carried[i - 1] + rates[i - 1] * (times[i] - times[i - 1]);
+      }
+    }
+    int i = Arrays.binarySearch(times, 0, size, t); // the last segment starting before t
+    i = i >= 0 ? i - 1 : -i - 2;
+    return carried[i] + rates[i] * (t - times[i]);
   }
 
   /** Earliest time by which the link can carry {@code bytes}; infinity if it never can. */

@@ -86,6 +86,7 @@ public final class ScheduleRunner {
     final int[] reducer;
     final double[] bytes;
     boolean pinnedSinceSweep = true; // reducers pinned whose local flows are not yet cleared
+    boolean moving; // some flow has a rate: the loops over every flow skip the coflow otherwise
     final List<List<Segment>> segments;
     double[] rates;
     double finish = Double.NaN;
@@ -180,6 +181,9 @@ public final class ScheduleRunner {
       double oldest = Double.POSITIVE_INFINITY;
       for (State s : active) {
         oldest = Math.min(oldest, s.coflow.arrival());
+        if (!s.moving) {
+          continue; // no flow ends, and the coflow waits for the policy
+        }
         double coflowEnd = Double.NEGATIVE_INFINITY; // when its last moving flow ends
         for (int k = 0; k < s.rates.length; k++) {
           if (s.rates[k] > 0) {
@@ -286,6 +290,7 @@ public final class ScheduleRunner {
         }
       }
       double[] rates = a.rates();
+      s.moving = false;
       for (int k = 0; k < rates.length; k++) {
         double rate = rates[k];
         int r = s.reducer[k];
@@ -298,6 +303,7 @@ public final class ScheduleRunner {
         }
         s.rates[k] = rate;
         if (rate > 0) {
+          s.moving = true;
           if (!s.pinned[r]) {
             s.version++;
             s.pinnedSinceSweep = true;
@@ -409,6 +415,9 @@ public final class ScheduleRunner {
   private void advance(List<State> active, double now, double until) {
     double dt = until - now;
     for (State s : active) {
+      if (!s.moving) {
+        continue;
+      }
       boolean moved = false;
       // The totals of what is left, summed in the same pass (in flow order, as RemainingTotals.of)
       double[] perReducer = new double[s.hostOf.length];

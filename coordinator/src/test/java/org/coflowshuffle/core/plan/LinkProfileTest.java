@@ -36,6 +36,38 @@ class LinkProfileTest {
   }
 
   @Test
+  void bytesByIsTheSameWhetherAskedAfterEveryChangeOrOnlyAtTheEnd() {
+    Random random = new Random(13);
+    for (int trial = 0; trial < 300; trial++) {
+      LinkProfile asked = new LinkProfile(1, 1 + random.nextInt(10));
+      LinkProfile fresh = new LinkProfile(1, asked.rateNow());
+      for (int change = 0; change < 30; change++) {
+        double from = 1 + random.nextDouble() * 50;
+        double to = from + random.nextDouble() * 20;
+        double rate = random.nextDouble() * 4;
+        switch (random.nextInt(3)) {
+          case 0 -> {
+            asked.reserve(from, to, rate);
+            fresh.reserve(from, to, rate);
+          }
+          case 1 -> {
+            asked.consume(rate * 3);
+            fresh.consume(rate * 3);
+          }
+          default -> {
+            asked.takeNow(rate / 4);
+            fresh.takeNow(rate / 4);
+          }
+        }
+        asked.bytesBy(1 + random.nextDouble() * 80); // builds the running sums, to be dropped
+      }
+      for (double t = 0; t < 90; t += 0.7) {
+        assertEquals(fresh.bytesBy(t), asked.bytesBy(t), 0, "trial " + trial + " t " + t);
+      }
+    }
+  }
+
+  @Test
   void aConsumedLinkCarriesNothingUntilItIsReleased() {
     LinkProfile link = new LinkProfile(0, 2);
     assertEquals(3.0, link.consume(6), 1e-12); // all of it until t = 3
