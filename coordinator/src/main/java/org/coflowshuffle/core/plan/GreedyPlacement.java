@@ -20,7 +20,20 @@ public final class GreedyPlacement implements PlacementMethod {
       int[] hostOf) {
     double[] load = Arrays.copyOf(loads, loads.length);
     boolean local = d.hasLocality();
+    double[] fastest = new double[eligible.length];
+    for (int j = 0; j < eligible.length; j++) {
+      fastest[j] = eligible[j] ? net.in(j).fastestRate() : 0;
+    }
+    int previous = -1;
     for (int n : bySizeDescending(d, reducers)) {
+      // A finish some host reaches (the last reducer's): a host that cannot carry the bytes by
+      // then even at its fastest rate cannot win, so its profile need not be walked.
+      double reached =
+          previous < 0
+              ? Double.POSITIVE_INFINITY
+              : net.in(previous)
+                  .timeToCarry(load[previous] + (local ? d.networkBytes(n, previous) : d.work(n)));
+      double skipAbove = reached + 1e-9 * Math.abs(reached) + 1e-12; // leaves rounding to the walk
       int best = -1;
       double bestFinish = Double.POSITIVE_INFINITY;
       double bestRate = -1;
@@ -29,6 +42,9 @@ public final class GreedyPlacement implements PlacementMethod {
           continue;
         }
         double bytes = load[j] + (local ? d.networkBytes(n, j) : d.work(n));
+        if (net.now() + bytes / fastest[j] > skipAbove) {
+          continue;
+        }
         double finish = net.in(j).timeToCarry(bytes);
         double rate = net.in(j).finalRate();
         if (finish < bestFinish || (finish == bestFinish && rate > bestRate) || best < 0) {
@@ -39,6 +55,7 @@ public final class GreedyPlacement implements PlacementMethod {
       }
       hostOf[n] = best;
       load[best] += d.networkBytes(n, best);
+      previous = best;
     }
   }
 

@@ -52,6 +52,15 @@ public final class LinkProfile {
     return rates[0];
   }
 
+  /** The highest free rate at any time from now on. */
+  public double fastestRate() {
+    double most = 0;
+    for (int i = 0; i < size; i++) {
+      most = Math.max(most, rates[i]);
+    }
+    return most;
+  }
+
   /** Free rate from the last break point on. */
   public double finalRate() {
     return rates[size - 1];
