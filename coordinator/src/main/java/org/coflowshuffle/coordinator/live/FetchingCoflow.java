@@ -238,7 +238,8 @@ final class FetchingCoflow {
         now - arrival,
         2 * version + (runningOnly ? 1 : 0),
         modelSrc,
-        flowReducer);
+        flowReducer,
+        null); // small shuffles: the scheme sums what it needs
   }
 
   /**

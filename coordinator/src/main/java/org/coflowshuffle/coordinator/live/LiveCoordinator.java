@@ -748,6 +748,6 @@ public final class LiveCoordinator implements ShuffleCoordinator {
       reducer[k] = flows.get(k).reducer();
     }
     return new ActiveCoflow(
-        index, c, remaining, 0, hostOf, new boolean[hostOf.length], 0, 0, src, reducer);
+        index, c, remaining, 0, hostOf, new boolean[hostOf.length], 0, 0, src, reducer, null);
   }
 }

@@ -40,32 +40,6 @@ public record ActiveCoflow(
     int[] flowReducer,
     RemainingTotals totals) {
 
-  /** A view whose caller keeps no {@link RemainingTotals}. */
-  public ActiveCoflow(
-      int index,
-      Coflow coflow,
-      double[] remaining,
-      double sentBytes,
-      int[] hostOf,
-      boolean[] pinned,
-      double waitingSince,
-      long version,
-      int[] flowSource,
-      int[] flowReducer) {
-    this(
-        index,
-        coflow,
-        remaining,
-        sentBytes,
-        hostOf,
-        pinned,
-        waitingSince,
-        version,
-        flowSource,
-        flowReducer,
-        null);
-  }
-
   /**
    * {@link #totals()} if the caller kept them, else summed now (one pass over the flows), with
    * {@code perSource} at least {@code sources} long.

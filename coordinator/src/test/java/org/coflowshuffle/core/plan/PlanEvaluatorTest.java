@@ -82,7 +82,7 @@ class PlanEvaluatorTest {
     int[] reducer = c.flows().stream().mapToInt(Flow::reducer).toArray();
     boolean[] pinned = new boolean[hostOf.length];
     Arrays.fill(pinned, true);
-    ActiveCoflow a = new ActiveCoflow(0, c, remaining, 0, hostOf, pinned, 0, 0, src, reducer);
+    ActiveCoflow a = new ActiveCoflow(0, c, remaining, 0, hostOf, pinned, 0, 0, src, reducer, null);
     CoflowShape shape = new CoflowShape(a);
     return new CoflowDemand(a, shape, shape.sendersMayHostReducers(hosts));
   }

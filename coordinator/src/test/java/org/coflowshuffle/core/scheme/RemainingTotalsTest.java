@@ -70,7 +70,8 @@ class RemainingTotalsTest {
                     a.waitingSince(),
                     a.version(),
                     a.flowSource(),
-                    a.flowReducer()));
+                    a.flowReducer(),
+                    null));
       }
       return inner.decide(
           new ClusterView(

@@ -57,7 +57,8 @@ class SlotWaitPlacementTest {
             0,
             0,
             new int[] {0, 0},
-            new int[] {0, 1});
+            new int[] {0, 1},
+            null);
     double[][] freeing = {{}, fastSlotsFreeAt, {}, {}};
     ClusterView view =
         new ClusterView(0, HOSTS, List.of(a), new int[] {0, 2, 0, 0}, Fabric.bigSwitch(4), freeing);
