@@ -180,6 +180,11 @@ public final class GrowingCluster implements ShuffleCoordinator, AutoCloseable {
   }
 
   @Override
+  public void fetched(int shuffleId, int reducer, String source) {
+    coordinator.fetched(shuffleId, reducer, source);
+  }
+
+  @Override
   public double rate(int shuffleId, int reducer, String source, String fetcher) {
     return coordinator.rate(shuffleId, reducer, source, fetcher);
   }

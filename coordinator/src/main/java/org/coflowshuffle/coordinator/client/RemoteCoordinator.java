@@ -52,7 +52,7 @@ public final class RemoteCoordinator implements ShuffleCoordinator, AutoCloseabl
 
   private record Refusal(String reason, long at) {}
 
-  /** One map task's output as the driver heard it. */
+  /** One map task's output as the driver heard it; {@code bytes} null where sizes are unknown. */
   private record Output(String executor, String host, long[] bytes) {}
 
   private final InetSocketAddress address;
@@ -159,7 +159,11 @@ public final class RemoteCoordinator implements ShuffleCoordinator, AutoCloseabl
   @Override
   public void mapOutput(int shuffleId, int mapIndex, String executorId, long[] bytesPerReducer) {
     ExecutorSlots e = executors.get(executorId);
-    Output o = new Output(executorId, e == null ? executorId : e.host(), bytesPerReducer.clone());
+    Output o =
+        new Output(
+            executorId,
+            e == null ? executorId : e.host(),
+            bytesPerReducer == null ? null : bytesPerReducer.clone());
     outputs.computeIfAbsent(shuffleId, k -> new ConcurrentHashMap<>()).put(mapIndex, o);
     if (registered.containsKey(shuffleId)) {
       send(message(shuffleId, mapIndex, o));
@@ -190,6 +194,13 @@ public final class RemoteCoordinator implements ShuffleCoordinator, AutoCloseabl
   public void delivered(int shuffleId, int reducer, String source, long bytes) {
     if (bytes > 0 && registered.containsKey(shuffleId)) {
       send(new Message.Progress(app, shuffleId, reducer, source, bytes));
+    }
+  }
+
+  @Override
+  public void fetched(int shuffleId, int reducer, String source) {
+    if (registered.containsKey(shuffleId)) {
+      send(new Message.Progress(app, shuffleId, reducer, source, 0, true));
     }
   }
 
@@ -295,7 +306,8 @@ public final class RemoteCoordinator implements ShuffleCoordinator, AutoCloseabl
     registered.put(shuffleId, counts);
     c.send(new Message.RegisterShuffle(app, shuffleId, maps, reducers));
     for (Map.Entry<Integer, Output> m : outputs.getOrDefault(shuffleId, Map.of()).entrySet()) {
-      if (m.getKey() < maps && m.getValue().bytes().length == reducers) {
+      long[] bytes = m.getValue().bytes();
+      if (m.getKey() < maps && (bytes == null || bytes.length == reducers)) {
         c.send(message(shuffleId, m.getKey(), m.getValue()));
       }
     }

@@ -8,6 +8,7 @@ import java.util.Map;
 import org.coflowshuffle.core.model.Coflow;
 import org.coflowshuffle.core.model.Flow;
 import org.coflowshuffle.core.policy.ActiveCoflow;
+import org.coflowshuffle.core.policy.SizeKnowledge;
 
 /**
  * A placed stage whose reducers still fetch: its flows named by executor ids (host indices change
@@ -17,6 +18,10 @@ import org.coflowshuffle.core.policy.ActiveCoflow;
  * <p>The reducers of the model are the stage's tasks: where the stage reads several reducers per
  * task (coalesced partitions), a task's flows are those of all its reducers, each still named by
  * its own reducer in progress reports and rate questions.
+ *
+ * <p>Flows of map outputs reported without sizes are of unknown size: what they have left is an
+ * assumption ({@link SizeKnowledge#left}) on a size per flow that the scheme's estimate replaces
+ * once it has one, and they end only when their reducer says so.
  */
 final class FetchingCoflow {
 
@@ -76,6 +81,17 @@ final class FetchingCoflow {
   /** Per task: its flows over the network with bytes left. */
   private final int[] networkFlowsLeft;
 
+  /** Per flow, true where its size is not known; null when every size is. */
+  private final boolean[] unknown;
+
+  /** Per flow of unknown size, the bytes it received and whether it ended; null as above. */
+  private final double[] received;
+
+  private final boolean[] ended;
+
+  /** Bytes assumed per flow of unknown size: a guess until the scheme has an estimate. */
+  private double perFlow;
+
   private double[] rates;
   private long ratesVersion;
 
@@ -93,7 +109,9 @@ final class FetchingCoflow {
       List<String> flowSources,
       int[] flowShuffle,
       int[] flowReduceId,
-      ReduceTaskRanges tasks) {
+      ReduceTaskRanges tasks,
+      boolean[] unknownFlow,
+      double assumedPerFlow) {
     this.index = index;
     this.tasks = tasks;
     this.coflow = coflow;
@@ -101,6 +119,10 @@ final class FetchingCoflow {
     this.reducerExecutors = reducerExecutors.toArray(new String[0]);
     this.flowSources = List.copyOf(flowSources);
     this.remaining = coflow.flows().stream().mapToDouble(Flow::bytes).toArray();
+    this.unknown = unknownFlow == null ? null : unknownFlow.clone();
+    this.received = unknownFlow == null ? null : new double[remaining.length];
+    this.ended = unknownFlow == null ? null : new boolean[remaining.length];
+    this.perFlow = assumedPerFlow;
     Map<String, Integer> slot = new java.util.LinkedHashMap<>();
     this.sourceOfFlow = new int[remaining.length];
     this.flowReducer = new int[remaining.length];
@@ -211,7 +233,7 @@ final class FetchingCoflow {
       for (int k = 0; k < remaining.length; k++) {
         Flow f = coflow.flows().get(k);
         src[k] = sourceHosts[sourceOfFlow[k]];
-        flows.add(new Flow(src[k], f.reducer(), f.bytes()));
+        flows.add(new Flow(src[k], f.reducer(), size(k)));
       }
       model = new Coflow(coflow.id(), arrival, coflow.reducers(), flows, coflow.weight());
       modelSrc = src;
@@ -243,14 +265,21 @@ final class FetchingCoflow {
   }
 
   /**
-   * A reducer received {@code bytes} of a shuffle from one executor: they leave its flows.
+   * A reducer received {@code bytes} of a shuffle from one executor: they leave its flows, those of
+   * known size first; what is left over is shared among those of unknown size.
    *
    * @return whether a flow completed (its last bytes arrived)
    */
   boolean delivered(int shuffleId, int reducer, String source, long bytes) {
     double left = bytes;
     boolean completed = false;
-    for (int k : flowsByKey.getOrDefault(new FlowKey(shuffleId, reducer, source), new int[0])) {
+    int open = 0; // flows of unknown size that have not ended
+    int[] ks = flowsByKey.getOrDefault(new FlowKey(shuffleId, reducer, source), new int[0]);
+    for (int k : ks) {
+      if (isUnknown(k)) {
+        open += ended[k] ? 0 : 1;
+        continue;
+      }
       double take = Math.min(left, remaining[k]);
       boolean ends = take > 0 && remaining[k] - take <= 0;
       completed |= ends;
@@ -260,7 +289,93 @@ final class FetchingCoflow {
       left -= take;
       version += take > 0 ? 1 : 0;
     }
+    if (left > 0 && open > 0) {
+      double share = left / open;
+      for (int k : ks) {
+        if (isUnknown(k) && !ended[k]) {
+          received[k] += share;
+          remaining[k] = SizeKnowledge.left(perFlow, received[k]);
+          sent += local[k] ? 0 : share;
+          version++;
+        }
+      }
+    }
     return completed;
+  }
+
+  /**
+   * Every flow a reducer fetches of a shuffle from one executor is over, whatever it was thought to
+   * have left.
+   *
+   * @return whether this changed anything
+   */
+  boolean fetched(int shuffleId, int reducer, String source) {
+    boolean changed = false;
+    for (int k : flowsByKey.getOrDefault(new FlowKey(shuffleId, reducer, source), new int[0])) {
+      changed |= end(k);
+    }
+    return changed;
+  }
+
+  /** The task ended: its flows of unknown size are over (those of known size ended by bytes). */
+  void taskEnded(int task) {
+    if (unknown != null) {
+      for (int k = 0; k < remaining.length; k++) {
+        if (unknown[k] && flowReducer[k] == task) {
+          end(k);
+        }
+      }
+    }
+  }
+
+  private boolean end(int k) {
+    if (isUnknown(k)) {
+      if (ended[k]) {
+        return false;
+      }
+      ended[k] = true;
+    } else if (remaining[k] <= 0) {
+      return false;
+    }
+    networkFlowsLeft[flowReducer[k]] -= !local[k] && remaining[k] > 0 ? 1 : 0;
+    remaining[k] = 0;
+    version++;
+    return true;
+  }
+
+  private boolean isUnknown(int k) {
+    return unknown != null && unknown[k];
+  }
+
+  /** The flow's size: reported, or for one of unknown size what it received and is assumed to. */
+  private double size(int k) {
+    return isUnknown(k) ? received[k] + remaining[k] : coflow.flows().get(k).bytes();
+  }
+
+  /**
+   * What the scheme knows of this coflow's sizes, or null when it knows them all. The arrays are
+   * this coflow's own, valid until its next event.
+   */
+  SizeKnowledge knowledge() {
+    return unknown == null ? null : new SizeKnowledge(unknown, received, ended);
+  }
+
+  /**
+   * Takes the scheme's estimate of the bytes per flow of unknown size (NaN for none yet): what such
+   * a flow has left, for decisions and placing other stages, follows from it from now on.
+   */
+  void assume(double estimate) {
+    if (unknown == null || !(estimate >= 0) || estimate == perFlow) {
+      return;
+    }
+    perFlow = estimate;
+    for (int k = 0; k < remaining.length; k++) {
+      if (unknown[k] && !ended[k]) {
+        remaining[k] = SizeKnowledge.left(perFlow, received[k]);
+      }
+    }
+    modelSourceHosts = null; // the model's sizes follow too
+    version++;
   }
 
   /**
@@ -354,7 +469,7 @@ final class FetchingCoflow {
       int r = coflow.flows().get(k).reducer();
       if (running[r] && !local[k]) {
         left[r] += remaining[k];
-        total[r] += coflow.flows().get(k).bytes();
+        total[r] += size(k);
         rate[r] += rates == null ? Double.NaN : rates[k];
       }
     }
@@ -384,7 +499,7 @@ final class FetchingCoflow {
     double rate = 0;
     for (int k = 0; k < remaining.length; k++) {
       if (!local[k]) {
-        total += coflow.flows().get(k).bytes();
+        total += size(k);
         left += remaining[k];
         rate += rates == null ? 0 : rates[k];
       }

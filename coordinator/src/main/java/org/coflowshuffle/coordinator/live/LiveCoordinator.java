@@ -17,9 +17,10 @@ import org.coflowshuffle.core.policy.ActiveCoflow;
 import org.coflowshuffle.core.policy.ClusterView;
 import org.coflowshuffle.core.policy.CoflowAssignment;
 import org.coflowshuffle.core.policy.Decision;
-import org.coflowshuffle.core.policy.SchedulingPolicy;
 import org.coflowshuffle.core.policy.SchemeOptions;
+import org.coflowshuffle.core.policy.SizeKnowledge;
 import org.coflowshuffle.core.scheme.Schemes;
+import org.coflowshuffle.core.scheme.SizeLearning;
 
 /**
  * The scheduling state of one cluster's shuffles, fed by live events: executors that come and go,
@@ -33,11 +34,24 @@ import org.coflowshuffle.core.scheme.Schemes;
  * fetching that hold its cores, so a shuffle with more reducers than free cores is spread over
  * waves instead of being refused or crowded onto busy cores. Every call is synchronized: events
  * arrive on the transport's threads and placements are asked on the scheduler's.
+ *
+ * <p>A map output may come without sizes (a shuffle that starts before they are measured). Its
+ * stage is then placed as if each such flow were as large as the stage's flows of known size on
+ * average ({@link #ASSUMED_FLOW_BYTES} when it has none), and its rates come from the scheme with
+ * Philae's sampling in front ({@link SizeLearning}): pilot flows first, then the stage takes its
+ * place among the others by what they showed.
  */
 public final class LiveCoordinator implements ShuffleCoordinator {
 
-  /** One map task's output: the executor holding it and its bytes per reducer. */
+  /** One map task's output: the executor holding it and its bytes per reducer (null: unknown). */
   private record MapOutput(String executorId, long[] bytesPerReducer) {}
+
+  /**
+   * Bytes assumed per flow of unknown size when placing a stage none of whose sizes are known: a
+   * placeholder that spreads its reducers by the executors' free cores and links, not a size any
+   * decision of rates uses.
+   */
+  static final double ASSUMED_FLOW_BYTES = 1 << 20;
 
   private final String scheme;
   private final SchemeOptions options;
@@ -78,9 +92,10 @@ public final class LiveCoordinator implements ShuffleCoordinator {
   /**
    * The scheme instance that decides rates, kept for as long as this coordinator: schemes that
    * learn as coflows progress (Philae's pilot samples, FCA's guarantees to flows that started
-   * earlier) are what they are only if one instance sees every decision.
+   * earlier) are what they are only if one instance sees every decision; so does the sampling of
+   * stages whose sizes are not known.
    */
-  private final SchedulingPolicy rateScheme;
+  private final SizeLearning rateScheme;
 
   /**
    * Seconds a task placed on an executor whose cores are all taken waits for one there before the
@@ -138,7 +153,7 @@ public final class LiveCoordinator implements ShuffleCoordinator {
     this.bytesPerSecond = bytesPerSecond;
     this.hostBytesPerSecond = Map.copyOf(hostBytesPerSecond);
     this.clock = clock;
-    this.rateScheme = Schemes.create(this.scheme, options);
+    this.rateScheme = new SizeLearning(Schemes.create(this.scheme, options));
   }
 
   private static void requirePositive(String what, double bytesPerSecond) {
@@ -217,8 +232,9 @@ public final class LiveCoordinator implements ShuffleCoordinator {
   }
 
   /**
-   * One map task's output, as its writer measured it. A later report for the same map index (a
-   * retried task) replaces the earlier one.
+   * One map task's output, as its writer measured it, or with {@code bytesPerReducer} null where
+   * its sizes are not known. A later report for the same map index (a retried task) replaces the
+   * earlier one.
    *
    * @throws IllegalArgumentException when a count is negative or the ids are empty
    */
@@ -229,7 +245,7 @@ public final class LiveCoordinator implements ShuffleCoordinator {
       throw new IllegalArgumentException(
           "map output: shuffle " + shuffleId + ", map " + mapIndex + ", executor " + executorId);
     }
-    for (long b : bytesPerReducer) {
+    for (long b : bytesPerReducer == null ? new long[0] : bytesPerReducer) {
       if (b < 0) {
         throw new IllegalArgumentException(
             "map output of shuffle " + shuffleId + " map " + mapIndex + ": negative size " + b);
@@ -237,7 +253,9 @@ public final class LiveCoordinator implements ShuffleCoordinator {
     }
     outputs
         .computeIfAbsent(shuffleId, k -> new HashMap<>())
-        .put(mapIndex, new MapOutput(executorId, bytesPerReducer.clone()));
+        .put(
+            mapIndex,
+            new MapOutput(executorId, bytesPerReducer == null ? null : bytesPerReducer.clone()));
   }
 
   /**
@@ -346,7 +364,9 @@ public final class LiveCoordinator implements ShuffleCoordinator {
             origins.sources,
             origins.shuffles.stream().mapToInt(Integer::intValue).toArray(),
             origins.reducers.stream().mapToInt(Integer::intValue).toArray(),
-            tasks);
+            tasks,
+            origins.anyUnknown() ? origins.unknownFlags() : null,
+            origins.assumed);
     fetching.put(key, f);
     key.forEach(id -> fetchingById.put(id, f));
     ratesStale = true;
@@ -399,7 +419,7 @@ public final class LiveCoordinator implements ShuffleCoordinator {
         throw new PlacementUnavailable(
             "shuffle " + shuffleId + ": no size report for map " + m + " of " + numMaps);
       }
-      if (out.bytesPerReducer().length != numReducers) {
+      if (out.bytesPerReducer() != null && out.bytesPerReducer().length != numReducers) {
         throw new PlacementUnavailable(
             "shuffle "
                 + shuffleId
@@ -439,6 +459,7 @@ public final class LiveCoordinator implements ShuffleCoordinator {
     if (c != null) {
       int task = c.taskOf(reducer);
       double tail = c.sinceFetched(task, clock.getAsDouble());
+      c.taskEnded(task);
       if (c.running(task, false)) {
         ratesStale = true;
         if (tail >= 0) {
@@ -472,6 +493,19 @@ public final class LiveCoordinator implements ShuffleCoordinator {
         // Progress alone: the order by remaining time is brought up to date soon, not per report.
         ratesWakeUp = Math.min(ratesWakeUp, decidedAt + PROGRESS_REFRESH_SECONDS);
       }
+    }
+  }
+
+  /**
+   * A reducer has everything it fetches of a shuffle from one executor: its flows from there are
+   * over (how a flow of unknown size ends). Unknown shuffles are ignored.
+   */
+  @Override
+  public synchronized void fetched(int shuffleId, int reducer, String source) {
+    FetchingCoflow c = fetchingWith(shuffleId);
+    if (c != null && c.fetched(shuffleId, reducer, source)) {
+      c.fetchedBy(reducer, clock.getAsDouble());
+      ratesStale = true; // a flow completed
     }
   }
 
@@ -597,10 +631,23 @@ public final class LiveCoordinator implements ShuffleCoordinator {
     if (active.isEmpty()) {
       return;
     }
+    Map<Integer, SizeKnowledge> partial = new HashMap<>();
+    for (FetchingCoflow c : fetching.values()) {
+      SizeKnowledge k = c.knowledge();
+      if (k != null) {
+        partial.put(c.index, k);
+      }
+    }
     List<Host> list = hosts.hosts();
-    Decision d = rateScheme.decide(new ClusterView(now, list, active, new int[list.size()]));
+    Decision d =
+        rateScheme.decide(new ClusterView(now, list, active, new int[list.size()]), partial);
     for (int i = 0; i < of.size(); i++) {
       of.get(i).rates(d.assignments().get(i).rates());
+    }
+    for (FetchingCoflow c : fetching.values()) {
+      if (partial.containsKey(c.index)) {
+        c.assume(rateScheme.estimate(c.index));
+      }
     }
     ratesWakeUp = d.wakeUpAt();
   }
@@ -692,11 +739,29 @@ public final class LiveCoordinator implements ShuffleCoordinator {
     final List<String> sources = new ArrayList<>();
     final List<Integer> shuffles = new ArrayList<>();
     final List<Integer> reducers = new ArrayList<>();
+
+    /** The flows of unknown size: those from {@code knownFlows} on. */
+    int knownFlows = -1;
+
+    /** Bytes assumed per flow of unknown size. */
+    double assumed = ASSUMED_FLOW_BYTES;
+
+    boolean anyUnknown() {
+      return knownFlows >= 0 && knownFlows < sources.size();
+    }
+
+    boolean[] unknownFlags() {
+      boolean[] flags = new boolean[sources.size()];
+      Arrays.fill(flags, knownFlows, flags.length, true);
+      return flags;
+    }
   }
 
   /**
    * The stage's coflow: one reducer of the model per task, and one flow per map output and reducer
-   * with bytes, going to the task that reads that reducer.
+   * with bytes, going to the task that reads that reducer. The flows of map outputs without sizes
+   * come last, one per map output and reducer, each assumed as large as the flows of known size on
+   * average (see {@link #ASSUMED_FLOW_BYTES}).
    */
   private Coflow coflow(
       List<Integer> key,
@@ -713,19 +778,31 @@ public final class LiveCoordinator implements ShuffleCoordinator {
       reducers.add(Reducer.free(id + "-r" + t));
     }
     List<Flow> flows = new ArrayList<>();
-    for (int i = 0; i < shuffleIds.length; i++) {
-      Map<Integer, MapOutput> maps = outputs.get(shuffleIds[i]);
-      for (int m = 0; m < numMaps[i]; m++) {
-        MapOutput out = maps.get(m);
-        int src = hosts.indexOrSender(out.executorId());
-        long[] bytes = out.bytesPerReducer();
-        for (int t = 0; t < tasks.tasks(); t++) {
-          for (int r = tasks.first(t); r < tasks.end(t); r++) {
-            if (bytes[r] > 0) {
-              flows.add(new Flow(src, t, bytes[r]));
-              origins.sources.add(out.executorId());
-              origins.shuffles.add(shuffleIds[i]);
-              origins.reducers.add(r);
+    double knownBytes = 0;
+    for (boolean sized : new boolean[] {true, false}) {
+      if (!sized) {
+        origins.knownFlows = flows.size();
+        origins.assumed = flows.isEmpty() ? ASSUMED_FLOW_BYTES : knownBytes / flows.size();
+      }
+      for (int i = 0; i < shuffleIds.length; i++) {
+        Map<Integer, MapOutput> maps = outputs.get(shuffleIds[i]);
+        for (int m = 0; m < numMaps[i]; m++) {
+          MapOutput out = maps.get(m);
+          long[] bytes = out.bytesPerReducer();
+          if ((bytes != null) != sized) {
+            continue;
+          }
+          int src = hosts.indexOrSender(out.executorId());
+          for (int t = 0; t < tasks.tasks(); t++) {
+            for (int r = tasks.first(t); r < tasks.end(t); r++) {
+              if (!sized || bytes[r] > 0) {
+                double b = sized ? bytes[r] : origins.assumed;
+                knownBytes += b;
+                flows.add(new Flow(src, t, b));
+                origins.sources.add(out.executorId());
+                origins.shuffles.add(shuffleIds[i]);
+                origins.reducers.add(r);
+              }
             }
           }
         }

@@ -29,7 +29,12 @@ public interface ShuffleCoordinator {
   /** An executor left; it hosts no new reducers. */
   void executorRemoved(String executorId);
 
-  /** One map task's exact bytes per reducer; a retried task's report replaces the earlier one. */
+  /**
+   * One map task's exact bytes per reducer; a retried task's report replaces the earlier one. With
+   * {@code bytesPerReducer} null, the map output is on that executor but its sizes are not known (a
+   * shuffle that starts before they are measured): its flows are then sampled to learn them, and
+   * each is over only when {@link #fetched} or {@link #reducerDone} says so.
+   */
   void mapOutput(int shuffleId, int mapIndex, String executorId, long[] bytesPerReducer);
 
   /**
@@ -85,6 +90,12 @@ public interface ShuffleCoordinator {
 
   /** A reducer received {@code bytes} of a shuffle from one executor. */
   void delivered(int shuffleId, int reducer, String source, long bytes);
+
+  /**
+   * A reducer has received everything it fetches of a shuffle from one executor: how a flow of
+   * unknown size ends (one of known size ends with its last byte).
+   */
+  void fetched(int shuffleId, int reducer, String source);
 
   /**
    * Bytes per second at which a reducer running on {@code fetcher} should fetch what {@code source}

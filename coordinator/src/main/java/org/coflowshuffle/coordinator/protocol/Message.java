@@ -107,8 +107,19 @@ public sealed interface Message {
   /** Most reducers a shuffle may have: 2^24, as in Spark's sort-based shuffle. */
   int MAX_REDUCERS = 1 << 24;
 
-  /** One map task's output: where it ran and its exact bytes per reducer. */
-  record MapOutput(String app, int shuffle, int map, String host, String executor, long[] bytes)
+  /**
+   * One map task's output: where it ran and its exact bytes per reducer; {@code bytes} null (left
+   * out of the frame) when the client does not know them, for a shuffle that starts before its
+   * sizes are measured. Such a map output's flows then end only with a {@link Progress} that says
+   * {@code done}, or with their reducer's {@link ReducerDone}.
+   */
+  record MapOutput(
+      String app,
+      int shuffle,
+      int map,
+      String host,
+      String executor,
+      @JsonInclude(JsonInclude.Include.NON_NULL) long[] bytes)
       implements Message {
     public MapOutput {
       Checks.name("app", app);
@@ -116,18 +127,17 @@ public sealed interface Message {
       Checks.notNegative("map", map);
       Checks.name("host", host);
       Checks.name("executor", executor);
-      if (bytes == null) {
-        throw new IllegalArgumentException("bytes is required");
+      if (bytes != null) {
+        for (long b : bytes) {
+          Checks.notNegative("bytes", b);
+        }
+        bytes = bytes.clone();
       }
-      for (long b : bytes) {
-        Checks.notNegative("bytes", b);
-      }
-      bytes = bytes.clone();
     }
 
     @Override
     public long[] bytes() {
-      return bytes.clone();
+      return bytes == null ? null : bytes.clone();
     }
   }
 
@@ -260,8 +270,18 @@ public sealed interface Message {
     }
   }
 
-  /** A reducer received {@code bytes} more of what {@code source} holds for it. */
-  record Progress(String app, int shuffle, int reducer, String source, long bytes)
+  /**
+   * A reducer received {@code bytes} more of what {@code source} holds for it; {@code done} true
+   * when that was the last of it (how a flow of unknown size ends; null, left out of the frame,
+   * means false).
+   */
+  record Progress(
+      String app,
+      int shuffle,
+      int reducer,
+      String source,
+      long bytes,
+      @JsonInclude(JsonInclude.Include.NON_NULL) Boolean done)
       implements Message {
     public Progress {
       Checks.name("app", app);
@@ -269,6 +289,16 @@ public sealed interface Message {
       Checks.notNegative("reducer", reducer);
       Checks.name("source", source);
       Checks.notNegative("bytes", bytes);
+    }
+
+    /** Progress that does not end the flow. */
+    public Progress(String app, int shuffle, int reducer, String source, long bytes) {
+      this(app, shuffle, reducer, source, bytes, null);
+    }
+
+    /** Whether the reducer now has everything {@code source} holds for it. */
+    public boolean ended() {
+      return Boolean.TRUE.equals(done);
     }
   }
 

@@ -123,8 +123,11 @@ final class ClusterScheduler {
       subscribe(from, r);
     } else if (m instanceof Message.Progress r) {
       shuffle(r.app(), r.shuffle());
-      live.delivered(
-          id(r.app(), r.shuffle()), r.reducer(), executor(r.app(), r.source()), r.bytes());
+      String source = executor(r.app(), r.source());
+      live.delivered(id(r.app(), r.shuffle()), r.reducer(), source, r.bytes());
+      if (r.ended()) {
+        live.fetched(id(r.app(), r.shuffle()), r.reducer(), source);
+      }
     } else if (m instanceof Message.ReducerDone r) {
       shuffle(r.app(), r.shuffle());
       live.reducerDone(id(r.app(), r.shuffle()), r.reducer());
@@ -332,7 +335,7 @@ final class ClusterScheduler {
           ErrorCode.OUT_OF_ORDER,
           "map " + r.map() + " of shuffle " + r.shuffle() + ", which has " + s.maps() + " maps");
     }
-    if (r.bytes().length != s.reducers()) {
+    if (r.bytes() != null && r.bytes().length != s.reducers()) {
       throw new ProtocolException(
           ErrorCode.MALFORMED,
           "map output of shuffle "

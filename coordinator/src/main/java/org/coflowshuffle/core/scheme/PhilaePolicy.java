@@ -1,12 +1,9 @@
 package org.coflowshuffle.core.scheme;
 
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.coflowshuffle.core.policy.ActiveCoflow;
 import org.coflowshuffle.core.policy.ClusterView;
 import org.coflowshuffle.core.policy.Decision;
@@ -21,7 +18,7 @@ import org.coflowshuffle.core.scheme.WeightedFilling.Weight;
  * once they are done, the coflow's size is estimated as their mean times its flow count.
  *
  * <ul>
- *   <li>Pilots: {@code max(1, pilotFraction x senders)}, on distinct senders.
+ *   <li>Pilots: {@code max(1, 5% of senders)}, on distinct senders ({@link PilotSampling}).
  *   <li>Thin coflows (at most {@code thinLimit} flows) skip sampling: all their flows start at once
  *       and, their size unknown, they sit in the queues by the bytes they have sent, as in Aalo.
  *   <li>Sampled coflows sit in the {@link DclasQueues} by length-weighted total-port contention:
@@ -39,9 +36,7 @@ import org.coflowshuffle.core.scheme.WeightedFilling.Weight;
  */
 final class PhilaePolicy implements SchedulingPolicy {
 
-  /** The paper's defaults: 5% of senders, coflows of up to 7 flows skip sampling. */
-  static final double PILOT_FRACTION = 0.05;
-
+  /** The paper's default: coflows of up to 7 flows skip sampling. */
   static final int THIN_LIMIT = 7;
 
   /** What is known of one coflow: its pilots (none if thin) and, once they end, its estimate. */
@@ -92,7 +87,7 @@ final class PhilaePolicy implements SchedulingPolicy {
     for (int i = 0; i < active.size(); i++) {
       probe[i] = probes.get(active.get(i).index());
       if (probe[i] != null) {
-        countPilots(active.get(i), hostOf[i], probe[i], pilotsOut, pilotsIn);
+        PilotSampling.count(active.get(i), hostOf[i], probe[i].pilots, pilotsOut, pilotsIn);
       }
     }
     for (int i = 0; i < active.size(); i++) {
@@ -115,7 +110,7 @@ final class PhilaePolicy implements SchedulingPolicy {
       ActiveCoflow a = active.get(i);
       rates[i] = new double[a.remaining().length];
       if (probe[i] != null && probe[i].sampling()) {
-        runPilots(a, hostOf[i], probe[i].pilots, rates[i], outLeft, inLeft);
+        PilotSampling.run(a, hostOf[i], probe[i].pilots, rates[i], outLeft, inLeft);
         for (int k : probe[i].pilots) {
           if (rates[i][k] > 0) {
             wakeUpAt = Math.min(wakeUpAt, view.now() + a.remaining()[k] / rates[i][k]);
@@ -140,7 +135,8 @@ final class PhilaePolicy implements SchedulingPolicy {
       ActiveCoflow a = active.get(i);
       int[] pilots = probe[i] == null ? new int[0] : probe[i].pilots;
       double[] r =
-          filling.fill(a, hostOf[i], k -> !contains(pilots, k), Weight.FLOWS, outLeft, inLeft);
+          filling.fill(
+              a, hostOf[i], k -> !PilotSampling.contains(pilots, k), Weight.FLOWS, outLeft, inLeft);
       for (int k = 0; k < r.length; k++) {
         rates[i][k] += r[k];
       }
@@ -152,59 +148,15 @@ final class PhilaePolicy implements SchedulingPolicy {
   }
 
   /**
-   * Starts a coflow: thin ones need no pilots; a wide one gets its pilots on the least busy ports
-   * (fewest pilots running), each on a sender of its own. Null while none of its flows can start
-   * (no reducer placed yet).
+   * Starts a coflow: thin ones need no pilots; a wide one gets its pilots ({@link
+   * PilotSampling#choose}). Null while none of its flows can start (no reducer placed yet).
    */
   private static Probe start(ActiveCoflow a, int[] hostOf, int[] pilotsOut, int[] pilotsIn) {
-    int flows = a.remaining().length;
-    if (flows <= THIN_LIMIT) {
+    if (a.remaining().length <= THIN_LIMIT) {
       return new Probe(new int[0]);
     }
-    Map<Integer, List<Integer>> bySender = new HashMap<>();
-    Set<Integer> senders = new HashSet<>();
-    for (int k = 0; k < flows; k++) {
-      senders.add(a.flowSource()[k]);
-      if (a.crossesNetwork(k, hostOf)) {
-        bySender.computeIfAbsent(a.flowSource()[k], s -> new ArrayList<>()).add(k);
-      }
-    }
-    if (bySender.isEmpty()) {
-      return null;
-    }
-    int count = Math.min(bySender.size(), Math.max(1, (int) (PILOT_FRACTION * senders.size())));
-    int[] pilots = new int[count];
-    for (int p = 0; p < count; p++) {
-      int sender = -1;
-      for (int s : bySender.keySet()) {
-        if (sender < 0
-            || pilotsOut[s] < pilotsOut[sender]
-            || (pilotsOut[s] == pilotsOut[sender] && s < sender)) {
-          sender = s;
-        }
-      }
-      int best = -1;
-      for (int k : bySender.remove(sender)) {
-        int dst = hostOf[a.flowReducer()[k]];
-        if (best < 0 || pilotsIn[dst] < pilotsIn[hostOf[a.flowReducer()[best]]]) {
-          best = k;
-        }
-      }
-      pilots[p] = best;
-      pilotsOut[sender]++;
-      pilotsIn[hostOf[a.flowReducer()[best]]]++;
-    }
-    return new Probe(pilots);
-  }
-
-  private static void countPilots(
-      ActiveCoflow a, int[] hostOf, Probe probe, int[] pilotsOut, int[] pilotsIn) {
-    for (int k : probe.pilots) {
-      if (a.crossesNetwork(k, hostOf)) {
-        pilotsOut[a.flowSource()[k]]++;
-        pilotsIn[hostOf[a.flowReducer()[k]]]++;
-      }
-    }
+    int[] pilots = PilotSampling.choose(a, hostOf, k -> true, pilotsOut, pilotsIn);
+    return pilots == null ? null : new Probe(pilots);
   }
 
   private static boolean pilotsDone(ActiveCoflow a, Probe probe) {
@@ -223,26 +175,6 @@ final class PhilaePolicy implements SchedulingPolicy {
       sum += a.coflow().flows().get(k).bytes();
     }
     return sum / pilots.length;
-  }
-
-  /** Each pilot takes all its ports have left, in the order they came. */
-  private static void runPilots(
-      ActiveCoflow a,
-      int[] hostOf,
-      int[] pilots,
-      double[] rates,
-      double[] outLeft,
-      double[] inLeft) {
-    for (int k : pilots) {
-      if (a.crossesNetwork(k, hostOf)) {
-        int src = a.flowSource()[k];
-        int dst = hostOf[a.flowReducer()[k]];
-        double rate = Math.max(0, Math.min(outLeft[src], inLeft[dst]));
-        rates[k] = rate;
-        outLeft[src] -= rate;
-        inLeft[dst] -= rate;
-      }
-    }
   }
 
   /**
@@ -278,14 +210,5 @@ final class PhilaePolicy implements SchedulingPolicy {
       }
     }
     return sums;
-  }
-
-  private static boolean contains(int[] values, int v) {
-    for (int x : values) {
-      if (x == v) {
-        return true;
-      }
-    }
-    return false;
   }
 }

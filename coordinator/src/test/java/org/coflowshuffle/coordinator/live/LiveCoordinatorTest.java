@@ -280,13 +280,19 @@ class LiveCoordinatorTest {
         c.status().get(0));
   }
 
-  @Test
-  void aSlowerHostGetsFewerReducers() throws Exception {
+  /** Executor 1 on host "fast" (100 MB/s), executor 2 on "slow" (10 MB/s), four cores each. */
+  private static LiveCoordinator fastAndSlow() {
     LiveCoordinator c =
         new LiveCoordinator(
             "rpc", SchemeOptions.defaults(), 100 * MB, Map.of("slow", 10 * MB), () -> 0.0);
     c.executorAdded(new ExecutorSlots("1", "fast", 4));
     c.executorAdded(new ExecutorSlots("2", "slow", 4));
+    return c;
+  }
+
+  @Test
+  void aSlowerHostGetsFewerReducers() throws Exception {
+    LiveCoordinator c = fastAndSlow();
     c.executorAdded(new ExecutorSlots("3", "sender", 1));
     long[] even = new long[4];
     java.util.Arrays.fill(even, 100_000_000);
@@ -462,6 +468,64 @@ class LiveCoordinatorTest {
     now[0] = 1; // progress is taken into account at the next periodic decision
     assertEquals(100 * MB, c.rate(2, 0, "s1", "R"), 1e-3, "20 MB sent: past Aalo's first queue");
     assertEquals(0, c.rate(1, 0, "s0", "R"), 1e-3);
+  }
+
+  /** Ten maps on ten send-only executors whose sizes are not known, for the one reducer. */
+  private static void tenSendersWithoutSizes(LiveCoordinator c, int shuffle) {
+    for (int m = 0; m < 10; m++) {
+      c.mapOutput(shuffle, m, "s" + m, null);
+    }
+  }
+
+  /**
+   * Shuffle 1 (500 MB, sizes known) and shuffle 2 (sizes unknown) into one executor's link: shuffle
+   * 2's pilot goes first; once it ended, its size decides the order. At 1 MB a flow the nine left
+   * are 9 MB and go before 500 MB; at 200 MB a flow, 1.8 GB waits behind it.
+   */
+  @Test
+  void aStageWithoutSizesIsSampledThenOrderedByWhatItsPilotShowed() throws Exception {
+    for (long pilotBytes : new long[] {1_000_000, 200_000_000}) {
+      LiveCoordinator c = new LiveCoordinator("rpc", SchemeOptions.defaults(), 100 * MB, () -> 0.0);
+      c.executorAdded(new ExecutorSlots("R", "hostR", 2));
+      tenSenders(c, 1, 50_000_000);
+      c.place(1, 10, 1);
+      tenSendersWithoutSizes(c, 2);
+      assertEquals("R", c.place(2, 10, 1).executorOf(0).executorId(), "placed without sizes");
+      total(c, 1); // both reducers fetch now
+      assertEquals(100 * MB, total(c, 2), 1e-3, "the pilot takes the whole link");
+      assertEquals(0, total(c, 1), 1e-3);
+      int pilot = pilotOf(c, 2);
+      assertTrue(pilot >= 0, "one pilot");
+      c.delivered(2, 0, "s" + pilot, pilotBytes);
+      assertEquals(
+          100 * MB, total(c, 2), 1e-3, "a flow of unknown size ends when told, not by bytes");
+      c.fetched(2, 0, "s" + pilot);
+      boolean small = pilotBytes < 50_000_000;
+      assertEquals(small ? 100 * MB : 0, total(c, 2), 1e-3, "estimated from its pilot");
+      assertEquals(small ? 0 : 100 * MB, total(c, 1), 1e-3);
+      assertEquals(0, c.rate(2, 0, "s" + pilot, "R"), 1e-3, "the pilot's flow is over");
+    }
+  }
+
+  @Test
+  void aStageWithSomeSizesUnknownIsPlacedAndPacedOnTheMeanOfTheKnownOnes() throws Exception {
+    LiveCoordinator c = fastAndSlow();
+    c.mapOutput(5, 0, "s0", new long[] {100_000_000, 100_000_000, 100_000_000, 100_000_000});
+    c.mapOutput(5, 1, "s1", null); // its size report never came
+    ShufflePlacement p = c.place(5, 2, 4);
+    long onSlow = p.executorOfReducer().stream().filter(e -> e.host().equals("slow")).count();
+    assertEquals(0, onSlow, "every reducer on the 10x faster link");
+    for (int r = 0; r < 4; r++) {
+      c.rate(5, r, "s0", null);
+    }
+    // No pilots: map 1's flows are taken as large as map 0's, so each reducer's two flows end
+    // together and the four reducers share the fast executor's link.
+    for (int r = 0; r < 4; r++) {
+      assertEquals(12.5 * MB, c.rate(5, r, "s0", null), 1e-3);
+      assertEquals(12.5 * MB, c.rate(5, r, "s1", null), 1e-3);
+    }
+    c.reducerDone(5, 0);
+    assertTrue(c.status().get(0).startsWith("shuffle 5: r1@1 200.0/200.0 MB"), c.status().get(0));
   }
 
   /** The sender of the one flow of a shuffle that fetches now, or -1 (none or several). */

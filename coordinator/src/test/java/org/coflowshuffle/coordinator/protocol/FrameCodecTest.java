@@ -140,6 +140,23 @@ class FrameCodecTest {
   }
 
   @Test
+  void aMapOutputMayLeaveItsSizesOutAndProgressSaysWhenAFlowEnded() throws ProtocolException {
+    byte[] sizeless = FrameCodec.encode(new Message.MapOutput("a", 0, 1, "h", "1", null));
+    assertEquals(
+        "{\"app\":\"a\",\"shuffle\":0,\"map\":1,\"host\":\"h\",\"executor\":\"1\"}",
+        new String(sizeless, 6, sizeless.length - 6, StandardCharsets.UTF_8));
+    assertEquals(null, ((Message.MapOutput) decodeFrame(sizeless)).bytes());
+    byte[] progress = FrameCodec.encode(new Message.Progress("a", 0, 2, "1", 4096));
+    assertEquals(
+        "{\"app\":\"a\",\"shuffle\":0,\"reducer\":2,\"source\":\"1\",\"bytes\":4096}",
+        new String(progress, 6, progress.length - 6, StandardCharsets.UTF_8),
+        "a coordinator older than the field reads progress that ends nothing");
+    assertEquals(false, ((Message.Progress) decodeFrame(progress)).ended());
+    Message done = decodeFrame(FrameCodec.encode(new Message.Progress("a", 0, 2, "1", 0, true)));
+    assertEquals(true, ((Message.Progress) done).ended());
+  }
+
+  @Test
   void lengthsAreCheckedBeforeTheFrameIsRead() throws ProtocolException {
     FrameCodec.checkLength(100, 100);
     assertEquals(

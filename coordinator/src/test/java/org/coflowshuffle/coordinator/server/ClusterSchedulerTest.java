@@ -239,6 +239,36 @@ class ClusterSchedulerTest {
   }
 
   @Test
+  void aShuffleWithoutSizesIsPlacedAndItsFlowsEndWhenProgressSaysDone() throws ProtocolException {
+    RecordingPeer driver = new RecordingPeer("driver");
+    RecordingPeer exec1 = new RecordingPeer("exec1");
+    scheduler.handle(driver, new Message.RegisterApp("app"));
+    scheduler.handle(
+        driver, new Message.Executors("app", List.of(new Message.ExecutorInfo("1", "hA", 1))));
+    scheduler.handle(driver, new Message.RegisterShuffle("app", 0, 2, 1));
+    scheduler.handle(driver, new Message.MapOutput("app", 0, 0, "hS", "s0", null));
+    scheduler.handle(driver, new Message.MapOutput("app", 0, 1, "hT", "s1", null));
+    scheduler.handle(driver, new Message.PlacementRequest("app", 1, new int[] {0}));
+    assertNull(driver.last(Message.Placement.class).unavailable());
+    scheduler.handle(exec1, new Message.RateRequest("app", 0, 0, "s0", "1"));
+    scheduler.handle(exec1, new Message.RateRequest("app", 0, 0, "s1", "1"));
+    scheduler.pushRates();
+    // Two senders: one pilot, on the whole link; the other flow waits for what it leaves.
+    Map<String, Double> rates = exec1.rates();
+    double link = CoordinatorConf.defaults(0, 0).hostBytesPerSecond();
+    String pilot = rates.get("app/0/0/s0") > 0 ? "s0" : "s1";
+    assertEquals(link, rates.get("app/0/0/" + pilot), 1e-6, rates.toString());
+    assertEquals(0, rates.get("app/0/0/" + (pilot.equals("s0") ? "s1" : "s0")), 1e-6);
+    scheduler.handle(exec1, new Message.Progress("app", 0, 0, pilot, 1 << 30));
+    assertTrue(!scheduler.decisionDue(), "bytes alone do not end a flow of unknown size");
+    scheduler.handle(exec1, new Message.Progress("app", 0, 0, pilot, 0, true));
+    assertTrue(scheduler.decisionDue(), "done does");
+    scheduler.pushRates();
+    assertEquals(0, exec1.rates().get("app/0/0/" + pilot), 1e-6);
+    assertEquals(link, exec1.rates().get("app/0/0/" + (pilot.equals("s0") ? "s1" : "s0")), 1e-6);
+  }
+
+  @Test
   void aClosedDriverConnectionDropsItsApplicationOnly() throws ProtocolException {
     RecordingPeer a = new RecordingPeer("a");
     RecordingPeer b = new RecordingPeer("b");
