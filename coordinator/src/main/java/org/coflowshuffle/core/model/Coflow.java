@@ -9,7 +9,7 @@ import java.util.List;
  * @param id name of the coflow
  * @param arrival seconds at which its map output is known and its flows may start
  * @param reducers its reduce tasks
- * @param flows its flows; each names one of {@code reducers} by index
+ * @param flows its flows; each names one of {@code reducers} by index (kept as a {@link FlowTable})
  * @param weight its importance against other coflows for the schemes that weigh them ({@code rpc}
  *     and {@code rpc-faithful} order by remaining time over weight; {@code wss-priority},
  *     Orchestra's priority mode, shares links in proportion to it); live, the weight of the Spark
@@ -29,13 +29,18 @@ public record Coflow(
       throw new IllegalArgumentException("coflow " + id + ": weight " + weight);
     }
     reducers = List.copyOf(reducers);
-    flows = List.copyOf(flows);
-    for (Flow f : flows) {
-      if (f.reducer() >= reducers.size()) {
-        throw new IllegalArgumentException(
-            "coflow " + id + ": flow names reducer index " + f.reducer());
+    FlowTable table = FlowTable.copyOf(flows);
+    for (int r : table.reducers()) {
+      if (r >= reducers.size()) {
+        throw new IllegalArgumentException("coflow " + id + ": flow names reducer index " + r);
       }
     }
+    flows = table;
+  }
+
+  /** The flows as parallel arrays, for loops over many of them. */
+  public FlowTable table() {
+    return (FlowTable) flows;
   }
 
   /** A coflow of weight 1. */
@@ -51,8 +56,8 @@ public record Coflow(
   /** Total bytes of the coflow. */
   public double totalBytes() {
     double sum = 0;
-    for (Flow f : flows) {
-      sum += f.bytes();
+    for (double b : table().sizes()) {
+      sum += b;
     }
     return sum;
   }

@@ -6,6 +6,7 @@ import java.util.Comparator;
 import java.util.List;
 import org.coflowshuffle.core.model.Coflow;
 import org.coflowshuffle.core.model.Fabric;
+import org.coflowshuffle.core.model.FlowTable;
 import org.coflowshuffle.core.model.Host;
 import org.coflowshuffle.core.model.Instance;
 import org.coflowshuffle.core.policy.ActiveCoflow;
@@ -74,15 +75,19 @@ public final class ScheduleRunner {
     return new ScheduleRunner(instance, policy, false, resolution).run();
   }
 
-  /** Mutable progress of one coflow. */
+  /**
+   * Mutable progress of one coflow. Its per-flow arrays are the coflow's own ({@link FlowTable})
+   * where they do not change, and those that do are dropped when it completes unless segments are
+   * kept, so a long run holds per-flow state only for the coflows active at once.
+   */
   private static final class State {
     final int index;
     final Coflow coflow;
-    final double[] remaining;
+    double[] remaining;
     final int[] hostOf;
     final boolean[] pinned;
     final int[] open; // per reducer: its flows with bytes left
-    final int[] src; // per flow, as plain arrays for the loops over every flow
+    final int[] src; // per flow, as plain arrays for the loops over every flow (read-only)
     final int[] reducer;
     final double[] bytes;
     boolean pinnedSinceSweep = true; // reducers pinned whose local flows are not yet cleared
@@ -98,26 +103,19 @@ public final class ScheduleRunner {
     State(int index, Coflow coflow, boolean keepSegments) {
       this.index = index;
       this.coflow = coflow;
-      int k = coflow.flows().size();
-      src = new int[k];
-      reducer = new int[k];
-      bytes = new double[k];
-      for (int i = 0; i < k; i++) {
-        src[i] = coflow.flows().get(i).src();
-        reducer[i] = coflow.flows().get(i).reducer();
-        bytes[i] = coflow.flows().get(i).bytes();
-      }
-      remaining = new double[k];
-      for (int i = 0; i < k; i++) {
-        remaining[i] = bytes[i];
-      }
+      FlowTable table = coflow.table();
+      src = table.sources();
+      reducer = table.reducers();
+      bytes = table.sizes();
+      int k = bytes.length;
+      remaining = bytes.clone();
       int n = coflow.reducers().size();
       hostOf = new int[n];
       pinned = new boolean[n];
       open = new int[n];
       for (int i = 0; i < k; i++) {
         if (remaining[i] > 0) {
-          open[coflow.flows().get(i).reducer()]++;
+          open[reducer[i]]++;
         }
       }
       for (int r = 0; r < n; r++) {
@@ -133,6 +131,15 @@ public final class ScheduleRunner {
 
     boolean done() {
       return !Double.isNaN(finish);
+    }
+
+    /** The coflow completed: what changes per flow is no longer needed, unless segments are. */
+    void release(boolean keepSegments) {
+      if (!keepSegments) {
+        remaining = null;
+        rates = null;
+        totals = null;
+      }
     }
 
     /**
@@ -171,7 +178,7 @@ public final class ScheduleRunner {
       }
       Decision decision = policy.decide(view(now, active));
       double wakeUp = apply(decision, active, now);
-      finishIdle(active, now);
+      finishIdle(active, now, keepSegments);
       double nextArrival =
           next < order.length
               ? instance.coflows().get(order[next]).arrival()
@@ -200,7 +207,7 @@ public final class ScheduleRunner {
       }
       until = Math.min(until, Math.max(firstFlowEnd, now + resolution * (now - oldest)));
       if (until == Double.POSITIVE_INFINITY) {
-        finishIdle(active, now);
+        finishIdle(active, now, keepSegments);
         if (!active.isEmpty()) {
           throw new IllegalStateException(
               "scheme "
@@ -215,7 +222,7 @@ public final class ScheduleRunner {
       }
       advance(active, now, until);
       now = until;
-      finishIdle(active, now);
+      finishIdle(active, now, keepSegments);
     }
     return result();
   }
@@ -467,7 +474,7 @@ public final class ScheduleRunner {
   }
 
   /** Marks coflows complete whose reducers all have a host and whose flows all arrived. */
-  private static void finishIdle(List<State> active, double now) {
+  private static void finishIdle(List<State> active, double now, boolean keepSegments) {
     active.removeIf(
         s -> {
           for (boolean p : s.pinned) {
@@ -481,6 +488,7 @@ public final class ScheduleRunner {
             }
           }
           s.finish = now; // steps never pass a coflow's last flow ending: it is exact
+          s.release(keepSegments);
           return true;
         });
   }

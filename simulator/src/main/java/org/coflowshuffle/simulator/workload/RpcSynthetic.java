@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import org.coflowshuffle.core.model.Coflow;
-import org.coflowshuffle.core.model.Flow;
+import org.coflowshuffle.core.model.FlowTable;
 import org.coflowshuffle.core.model.Host;
 import org.coflowshuffle.core.model.Instance;
 import org.coflowshuffle.core.model.Reducer;
@@ -99,13 +99,13 @@ public final class RpcSynthetic {
       weight[i] = random.nextDouble();
       sum += weight[i];
     }
-    List<Flow> flows = new ArrayList<>(n * n);
+    FlowTable.Builder flows = new FlowTable.Builder(n * n);
     for (int u = 0; u < n; u++) {
       for (int r = 0; r < n; r++) {
-        flows.add(new Flow(u, r, bytes * weight[u * n + r] / sum));
+        flows.add(u, r, bytes * weight[u * n + r] / sum);
       }
     }
-    return new Coflow(id, arrival, reducers, flows);
+    return new Coflow(id, arrival, reducers, flows.build());
   }
 
   private static double nic(Random random) {
