@@ -365,7 +365,7 @@ public final class LiveCoordinator implements ShuffleCoordinator {
             origins.shuffles.stream().mapToInt(Integer::intValue).toArray(),
             origins.reducers.stream().mapToInt(Integer::intValue).toArray(),
             tasks,
-            origins.anyUnknown() ? origins.unknownFlags() : null,
+            origins.unknownFlags(),
             origins.assumed);
     fetching.put(key, f);
     key.forEach(id -> fetchingById.put(id, f));
@@ -645,9 +645,7 @@ public final class LiveCoordinator implements ShuffleCoordinator {
       of.get(i).rates(d.assignments().get(i).rates());
     }
     for (FetchingCoflow c : fetching.values()) {
-      if (partial.containsKey(c.index)) {
-        c.assume(rateScheme.estimate(c.index));
-      }
+      c.assume(rateScheme.estimate(c.index)); // a no-op for stages whose sizes are all known
     }
     ratesWakeUp = d.wakeUpAt();
   }
@@ -746,11 +744,11 @@ public final class LiveCoordinator implements ShuffleCoordinator {
     /** Bytes assumed per flow of unknown size. */
     double assumed = ASSUMED_FLOW_BYTES;
 
-    boolean anyUnknown() {
-      return knownFlows >= 0 && knownFlows < sources.size();
-    }
-
+    /** Per flow, whether its size is unknown; null when none is. */
     boolean[] unknownFlags() {
+      if (knownFlows < 0 || knownFlows == sources.size()) {
+        return null;
+      }
       boolean[] flags = new boolean[sources.size()];
       Arrays.fill(flags, knownFlows, flags.length, true);
       return flags;
@@ -796,9 +794,8 @@ public final class LiveCoordinator implements ShuffleCoordinator {
           for (int t = 0; t < tasks.tasks(); t++) {
             for (int r = tasks.first(t); r < tasks.end(t); r++) {
               if (!sized || bytes[r] > 0) {
-                double b = sized ? bytes[r] : origins.assumed;
-                knownBytes += b;
-                flows.add(new Flow(src, t, b));
+                knownBytes += sized ? bytes[r] : 0;
+                flows.add(new Flow(src, t, sized ? bytes[r] : origins.assumed));
                 origins.sources.add(out.executorId());
                 origins.shuffles.add(shuffleIds[i]);
                 origins.reducers.add(r);
