@@ -21,8 +21,13 @@ public final class GreedyPlacement implements PlacementMethod {
     double[] load = Arrays.copyOf(loads, loads.length);
     boolean local = d.hasLocality();
     double[] fastest = new double[eligible.length];
+    int[] hosts = new int[eligible.length]; // the eligible ones, ascending: the loop below is hot
+    int count = 0;
     for (int j = 0; j < eligible.length; j++) {
-      fastest[j] = eligible[j] ? net.in(j).fastestRate() : 0;
+      if (eligible[j]) {
+        fastest[j] = net.in(j).fastestRate();
+        hosts[count++] = j;
+      }
     }
     int previous = -1;
     for (int n : bySizeDescending(d, reducers)) {
@@ -37,10 +42,8 @@ public final class GreedyPlacement implements PlacementMethod {
       int best = -1;
       double bestFinish = Double.POSITIVE_INFINITY;
       double bestRate = -1;
-      for (int j = 0; j < eligible.length; j++) {
-        if (!eligible[j]) {
-          continue;
-        }
+      for (int h = 0; h < count; h++) {
+        int j = hosts[h];
         double bytes = load[j] + (local ? d.networkBytes(n, j) : d.work(n));
         if (net.now() + bytes / fastest[j] > skipAbove) {
           continue;
