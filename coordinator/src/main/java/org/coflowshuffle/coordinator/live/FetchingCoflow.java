@@ -166,6 +166,9 @@ final class FetchingCoflow {
     if (task < 0 || task >= running.length) {
       return false;
     }
+    if (fetching && done[task]) {
+      restart(task);
+    }
     done[task] = !fetching;
     if (running[task] == fetching) {
       return false;
@@ -334,13 +337,36 @@ final class FetchingCoflow {
         return false;
       }
       ended[k] = true;
+      modelSourceHosts = null; // the model's size of the flow is now what it received
     } else if (remaining[k] <= 0) {
       return false;
+    } else {
+      sent += local[k] ? 0 : remaining[k]; // delivered, if not all reported
     }
     networkFlowsLeft[flowReducer[k]] -= !local[k] && remaining[k] > 0 ? 1 : 0;
     remaining[k] = 0;
     version++;
     return true;
+  }
+
+  /**
+   * A task that ended asks again: a retry, which fetches its flows of unknown size anew (they ended
+   * with the failed attempt, whatever it had received).
+   */
+  private void restart(int task) {
+    if (unknown == null) {
+      return;
+    }
+    for (int k = 0; k < remaining.length; k++) {
+      if (unknown[k] && flowReducer[k] == task && (ended[k] || received[k] > 0)) {
+        networkFlowsLeft[task] += !local[k] && remaining[k] <= 0 ? 1 : 0;
+        ended[k] = false;
+        received[k] = 0;
+        remaining[k] = SizeKnowledge.left(perFlow, 0);
+        modelSourceHosts = null;
+        version++;
+      }
+    }
   }
 
   private boolean isUnknown(int k) {

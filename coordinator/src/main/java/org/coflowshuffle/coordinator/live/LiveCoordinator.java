@@ -39,7 +39,9 @@ import org.coflowshuffle.core.scheme.SizeLearning;
  * stage is then placed as if each such flow were as large as the stage's flows of known size on
  * average ({@link #ASSUMED_FLOW_BYTES} when it has none), and its rates come from the scheme with
  * Philae's sampling in front ({@link SizeLearning}): pilot flows first, then the stage takes its
- * place among the others by what they showed.
+ * place among the others by what they showed. Schemes that learn sizes themselves ({@code aalo},
+ * {@code philae}) get such a stage as it is, each flow of unknown size as large as it has received
+ * once it ended.
  */
 public final class LiveCoordinator implements ShuffleCoordinator {
 
@@ -633,7 +635,7 @@ public final class LiveCoordinator implements ShuffleCoordinator {
     }
     Map<Integer, SizeKnowledge> partial = new HashMap<>();
     for (FetchingCoflow c : fetching.values()) {
-      SizeKnowledge k = c.knowledge();
+      SizeKnowledge k = Schemes.learnsSizes(scheme) ? null : c.knowledge();
       if (k != null) {
         partial.put(c.index, k);
       }

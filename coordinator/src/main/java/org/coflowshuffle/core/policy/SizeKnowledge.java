@@ -2,10 +2,10 @@ package org.coflowshuffle.core.policy;
 
 /**
  * What is known of an active coflow some of whose flow sizes are not: a shuffle that starts before
- * its map outputs are measured (pushed, pipelined or streaming shuffles), or whose size reports did
- * not all arrive. For a flow of unknown size, the coflow's {@link ActiveCoflow#remaining()} holds a
- * placeholder that is above 0 exactly while the flow can move now; the flow is over only when its
- * receiver says so ({@code ended}), whatever it received.
+ * its map outputs are measured (pushed, pipelined or streaming shuffles), whose client reports map
+ * outputs without sizes. For a flow of unknown size, the coflow's {@link ActiveCoflow#remaining()}
+ * holds a placeholder that is above 0 exactly while the flow can move now; the flow is over only
+ * when its receiver says so ({@code ended}), whatever it received.
  *
  * @param unknown per flow, true where its size is not known
  * @param received per flow, bytes it delivered so far

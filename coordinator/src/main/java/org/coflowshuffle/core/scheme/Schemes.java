@@ -47,6 +47,15 @@ public final class Schemes {
   }
 
   /**
+   * Schemes that never go by a coflow's sizes but learn them as it sends (Aalo's queues, Philae's
+   * own pilots): a coflow whose sizes are not known needs no sampling in front of them ({@link
+   * SizeLearning}).
+   */
+  public static boolean learnsSizes(String name) {
+    return name.equals("aalo") || name.equals("philae");
+  }
+
+  /**
    * Returns {@code name} if it names a scheme.
    *
    * @throws IllegalArgumentException one line naming the scheme and the known ones

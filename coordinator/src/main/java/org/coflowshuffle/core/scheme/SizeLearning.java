@@ -22,7 +22,9 @@ import org.coflowshuffle.core.scheme.WeightedFilling.Weight;
  * flows, and from then on the scheme schedules it like any other, with what each flow has received
  * taken off the estimate. While it samples, its other flows get what the pilots and the scheme
  * leave, in arrival order (Philae's work conservation). A coflow some of whose flows have known
- * sizes needs no pilots: their mean is its estimate.
+ * sizes needs no pilots: their mean is its estimate. Pilots that have not all ended {@link
+ * #PILOT_TIMEOUT_SECONDS} after they were chosen count with what they received by then: a client
+ * that never ends a flow (one with nothing to fetch, say) must not hold its coflow back for good.
  *
  * <p>So the coordinator keeps one scheme, and a coflow it cannot size is ordered among the others
  * by what sampling learned of it, rather than left unscheduled. A view with no such coflow is
@@ -33,9 +35,16 @@ import org.coflowshuffle.core.scheme.WeightedFilling.Weight;
  */
 public final class SizeLearning {
 
-  /** One coflow's pilots (null until chosen) and, once known, the estimated bytes per flow. */
+  /** Seconds the pilots of a coflow have to end before their sample is taken as it stands. */
+  public static final double PILOT_TIMEOUT_SECONDS = 30;
+
+  /**
+   * One coflow's pilots (null until chosen) and when they were chosen, and, once known, the
+   * estimated bytes per flow.
+   */
   private static final class Sample {
     int[] pilots;
+    double since;
     double perFlow = Double.NaN;
 
     boolean sampling() {
@@ -83,16 +92,18 @@ public final class SizeLearning {
     if (!any) {
       return scheme.decide(view);
     }
-    Sample[] sample = sample(active, know, view.hosts().size());
+    Sample[] sample = sample(active, know, view.hosts().size(), view.now());
 
     double[] outLeft = Bandwidth.outgoing(view);
     double[] inLeft = Bandwidth.incoming(view);
     double[][] rates = new double[n][];
+    double wakeUp = Double.POSITIVE_INFINITY; // when pilots still running time out
     for (int i = 0; i < n; i++) { // pilots first, whole ports, first come first
       ActiveCoflow a = active.get(i);
       rates[i] = new double[a.remaining().length];
       if (sample[i] != null && sample[i].sampling() && sample[i].pilots != null) {
         PilotSampling.run(a, a.hostOf(), sample[i].pilots, rates[i], outLeft, inLeft);
+        wakeUp = Math.min(wakeUp, sample[i].since + PILOT_TIMEOUT_SECONDS);
       }
     }
 
@@ -156,15 +167,16 @@ public final class SizeLearning {
         }
       }
     }
-    return Decision.of(hostOf, rates, d.wakeUpAt());
+    return Decision.of(hostOf, rates, Math.min(wakeUp, d.wakeUpAt()));
   }
 
   /**
    * Brings each partly unknown coflow's sample up to date: an estimate from its flows of known size
    * if it has any; otherwise pilots chosen once some of its flows can move (where the fewest pilots
-   * of other coflows run), and the estimate once they all ended. Null for coflows of known sizes.
+   * of other coflows run), and the estimate, their mean, once they all ended or timed out. Null for
+   * coflows of known sizes.
    */
-  private Sample[] sample(List<ActiveCoflow> active, SizeKnowledge[] know, int hosts) {
+  private Sample[] sample(List<ActiveCoflow> active, SizeKnowledge[] know, int hosts, double now) {
     int n = active.size();
     Sample[] sample = new Sample[n];
     int[] pilotsOut = new int[hosts];
@@ -190,7 +202,8 @@ public final class SizeLearning {
       if (sample[i].pilots == null) {
         sample[i].pilots =
             PilotSampling.choose(a, a.hostOf(), k -> s.unknown()[k], pilotsOut, pilotsIn);
-      } else if (allEnded(sample[i].pilots, s)) {
+        sample[i].since = now;
+      } else if (allEnded(sample[i].pilots, s) || now >= sample[i].since + PILOT_TIMEOUT_SECONDS) {
         double sum = 0;
         for (int k : sample[i].pilots) {
           sum += s.received()[k];

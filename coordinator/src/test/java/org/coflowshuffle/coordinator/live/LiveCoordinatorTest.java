@@ -508,10 +508,47 @@ class LiveCoordinatorTest {
   }
 
   @Test
+  void aRetriedTaskFetchesItsFlowsOfUnknownSizeAnew() throws Exception {
+    LiveCoordinator c = new LiveCoordinator("rpc", SchemeOptions.defaults(), 100 * MB, () -> 0.0);
+    c.executorAdded(new ExecutorSlots("R", "hostR", 1));
+    c.mapOutput(3, 0, "s0", new long[] {50_000_000});
+    c.mapOutput(3, 1, "s1", null);
+    c.place(3, 2, 1);
+    assertEquals(100 * MB, c.rate(3, 0, "s0", "R") + c.rate(3, 0, "s1", "R"), 1e-3);
+    c.delivered(3, 0, "s1", 10_000_000);
+    c.reducerDone(3, 0); // the attempt failed
+    // The retry asks again: without starting anew, its flow from s1 would stay ended at rate 0.
+    assertTrue(c.rate(3, 0, "s1", "R") > 0, "the retry fetches from s1 again");
+  }
+
+  @Test
+  void philaeGetsAStageWithoutSizesAsItIsAndLearnsFromItsPilot() throws Exception {
+    for (long pilotBytes : new long[] {1_000_000, 200_000_000}) {
+      LiveCoordinator c =
+          new LiveCoordinator("philae", SchemeOptions.defaults(), 100 * MB, () -> 0.0);
+      c.executorAdded(new ExecutorSlots("R", "hostR", 2));
+      tenSenders(c, 1, 50_000_000);
+      c.place(1, 10, 1);
+      int pilot1 = pilotOf(c, 1);
+      c.delivered(1, 0, "s" + pilot1, 50_000_000); // shuffle 1 sampled: 50 MB a flow
+      tenSendersWithoutSizes(c, 2);
+      c.place(2, 10, 1);
+      total(c, 1);
+      int pilot = pilotOf(c, 2);
+      assertTrue(pilot >= 0, "one pilot of shuffle 2, and nothing else of it, moves");
+      c.delivered(2, 0, "s" + pilot, pilotBytes);
+      c.fetched(2, 0, "s" + pilot);
+      boolean small = pilotBytes < 50_000_000;
+      assertEquals(small ? 100 * MB : 0, total(c, 2), 1e-3, "estimated from what its pilot got");
+      assertEquals(small ? 0 : 100 * MB, total(c, 1), 1e-3);
+    }
+  }
+
+  @Test
   void aStageWithSomeSizesUnknownIsPlacedAndPacedOnTheMeanOfTheKnownOnes() throws Exception {
     LiveCoordinator c = fastAndSlow();
     c.mapOutput(5, 0, "s0", new long[] {100_000_000, 100_000_000, 100_000_000, 100_000_000});
-    c.mapOutput(5, 1, "s1", null); // its size report never came
+    c.mapOutput(5, 1, "s1", null); // reported without sizes
     ShufflePlacement p = c.place(5, 2, 4);
     long onSlow = p.executorOfReducer().stream().filter(e -> e.host().equals("slow")).count();
     assertEquals(0, onSlow, "every reducer on the 10x faster link");

@@ -147,6 +147,28 @@ class SizeLearningTest {
   }
 
   @Test
+  void pilotsThatNeverEndCountWithWhatTheyReceivedOnceTheyTimeOut() {
+    SizeLearning s = rpc();
+    double[] received = new double[20];
+    SizeKnowledge know = new SizeKnowledge(filledFlags(true), received, new boolean[20]);
+    Decision first = s.decide(view(unknown(filled(MB), 0)), Map.of(1, know));
+    assertEquals(SizeLearning.PILOT_TIMEOUT_SECONDS, first.wakeUpAt(), 1e-9, "woken to time out");
+    int pilot = -1;
+    for (int k = 0; k < 20; k++) {
+      pilot = first.assignments().get(0).rates()[k] == 10 * MB ? k : pilot;
+    }
+    received[pilot] = 3 * MB; // and it never says it ended
+    s.decide(at(SizeLearning.PILOT_TIMEOUT_SECONDS - 1, unknown(filled(MB), 1)), Map.of(1, know));
+    assertTrue(Double.isNaN(s.estimate(1)), "still sampling");
+    s.decide(at(SizeLearning.PILOT_TIMEOUT_SECONDS, unknown(filled(MB), 1)), Map.of(1, know));
+    assertEquals(3 * MB, s.estimate(1), 1e-9, "the sample as it stands");
+  }
+
+  private static ClusterView at(double now, ActiveCoflow... coflows) {
+    return new ClusterView(now, HOSTS, List.of(coflows), new int[HOSTS.size()]);
+  }
+
+  @Test
   void aCoflowWithSomeFlowsOfKnownSizeIsScheduledAtOnceOnTheirMean() {
     // Flows 0-9 known at 2 MB each; flows 10-19 unknown: estimated 2 MB each, no pilot.
     boolean[] unknown = new boolean[20];
@@ -183,7 +205,10 @@ class SizeLearningTest {
   void withEverySizeKnownItIsTheSchemeAlone() {
     ClusterView v = view(known(), onR(1, TWENTY, filled(MB), 0));
     Decision alone = Schemes.create("rpc", SchemeOptions.defaults()).decide(v);
-    Decision wrapped = rpc().decide(v, Map.of());
+    // A coflow of unknown size that is not in this view (none of its reducers fetch now) changes
+    // nothing for those that are.
+    SizeKnowledge elsewhere = new SizeKnowledge(filledFlags(true), new double[20], new boolean[20]);
+    Decision wrapped = rpc().decide(v, Map.of(7, elsewhere));
     for (int i = 0; i < 2; i++) {
       assertArrayEquals(
           alone.assignments().get(i).rates(), wrapped.assignments().get(i).rates(), 0);
