@@ -635,7 +635,7 @@ public final class LiveCoordinator implements ShuffleCoordinator {
     }
     Map<Integer, SizeKnowledge> partial = new HashMap<>();
     for (FetchingCoflow c : fetching.values()) {
-      SizeKnowledge k = Schemes.learnsSizes(scheme) ? null : c.knowledge();
+      SizeKnowledge k = c.knowledge();
       if (k != null) {
         partial.put(c.index, k);
       }

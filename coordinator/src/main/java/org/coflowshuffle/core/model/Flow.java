@@ -11,6 +11,15 @@ package org.coflowshuffle.core.model;
 public record Flow(int src, int reducer, double bytes) {
 
   public Flow {
+    check(src, reducer, bytes);
+  }
+
+  /**
+   * Checks a flow's fields, for those that keep flows without records ({@link FlowTable}).
+   *
+   * @throws IllegalArgumentException for a negative index, or bytes negative or not finite
+   */
+  static void check(int src, int reducer, double bytes) {
     if (src < 0 || reducer < 0) {
       throw new IllegalArgumentException("flow src " + src + ", reducer " + reducer);
     }

@@ -81,12 +81,7 @@ public final class FlowTable extends AbstractList<Flow> implements RandomAccess 
      * @throws IllegalArgumentException as {@link Flow}'s constructor
      */
     public Builder add(int from, int toReducer, double size) {
-      if (from < 0 || toReducer < 0) {
-        throw new IllegalArgumentException("flow src " + from + ", reducer " + toReducer);
-      }
-      if (!(size >= 0) || Double.isInfinite(size)) {
-        throw new IllegalArgumentException("flow bytes " + size);
-      }
+      Flow.check(from, toReducer, size);
       if (this.size == src.length) {
         int grown = Math.max(16, 2 * this.size);
         src = Arrays.copyOf(src, grown);

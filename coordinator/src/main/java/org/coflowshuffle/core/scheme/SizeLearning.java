@@ -27,8 +27,9 @@ import org.coflowshuffle.core.scheme.WeightedFilling.Weight;
  * that never ends a flow (one with nothing to fetch, say) must not hold its coflow back for good.
  *
  * <p>So the coordinator keeps one scheme, and a coflow it cannot size is ordered among the others
- * by what sampling learned of it, rather than left unscheduled. A view with no such coflow is
- * decided by the scheme alone, exactly as without this class.
+ * by what sampling learned of it, rather than left unscheduled. A view with no such coflow, and
+ * every view of a scheme that learns sizes on its own ({@code aalo}, {@code philae}), is decided by
+ * the scheme alone, exactly as without this class.
  *
  * <p>One instance serves one cluster and is called from one thread, like the scheme it runs: it
  * remembers each coflow's pilots and estimate across decisions.
@@ -53,6 +54,10 @@ public final class SizeLearning {
   }
 
   private final SchedulingPolicy scheme;
+
+  /** The scheme learns sizes its own way ({@link Schemes#learnsSizes}): no sampling in front. */
+  private final boolean passThrough;
+
   private final Map<Integer, Sample> samples = new HashMap<>();
   private WeightedFilling filling;
 
@@ -61,6 +66,7 @@ public final class SizeLearning {
    */
   public SizeLearning(SchedulingPolicy scheme) {
     this.scheme = scheme;
+    this.passThrough = Schemes.learnsSizes(scheme.name());
   }
 
   /**
@@ -89,7 +95,7 @@ public final class SizeLearning {
       know[i] = partial.get(active.get(i).index());
       any |= know[i] != null;
     }
-    if (!any) {
+    if (!any || passThrough) {
       return scheme.decide(view);
     }
     Sample[] sample = sample(active, know, view.hosts().size(), view.now());
