@@ -699,7 +699,8 @@ public final class LiveCoordinator implements ShuffleCoordinator {
         new SchemeOptions(
             options.seed() + placementsMade++,
             options.starvationThreshold(),
-            options.workConserving());
+            options.workConserving(),
+            true);
     return Schemes.create(scheme, seeded)
         .decide(
             new ClusterView(

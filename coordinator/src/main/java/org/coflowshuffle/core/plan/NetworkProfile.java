@@ -21,6 +21,9 @@ public final class NetworkProfile {
   private final double[][] slotsFreeing; // per host, ascending: when the slots in use free up
   private final int[] freeingTaken; // per host, how many of those are taken in this invocation
   private boolean anyFreeing;
+  private boolean slotsLimited; // some host that may run reducers has a slot limit
+  private double fastestReducerHost; // the most incoming bandwidth of a host that may run reducers
+  private double fastestFreeNow = Double.NaN; // see fastestReceiverFreeNow; NaN: not known
   private int epoch;
   private final int[] changedIn; // per link (in links, then out links): the epoch it last changed
 
@@ -51,6 +54,10 @@ public final class NetworkProfile {
       out[j] = new LinkProfile(now, h.outBytesPerSec(), this, m + j);
       freeSlots[j] = h.freeSlots(slotsInUse[j]);
       anyFreeing |= freeSlots[j] != Integer.MAX_VALUE && this.slotsFreeing[j].length > 0;
+      if (h.canHostReducers()) {
+        slotsLimited |= freeSlots[j] != Integer.MAX_VALUE;
+        fastestReducerHost = Math.max(fastestReducerHost, h.inBytesPerSec());
+      }
     }
   }
 
@@ -106,19 +113,30 @@ public final class NetworkProfile {
         : Double.POSITIVE_INFINITY;
   }
 
+  /** True when some host that may run reducers has a limit on them. */
+  public boolean slotsLimited() {
+    return slotsLimited;
+  }
+
+  /** The incoming bandwidth (whole, not what is free) of the fastest host that may run reducers. */
+  public double fastestReducerHost() {
+    return fastestReducerHost;
+  }
+
   /**
-   * True while a flow could still start now: some host that may run reducers has incoming bandwidth
-   * free and some host has outgoing bandwidth free. Once not, every coflow not yet served waits,
-   * whatever its plan. Slots do not matter here: a reducer already running needs no new slot.
+   * The whole incoming bandwidth of the fastest host that may run reducers and has some of it free
+   * now; -1 when there is none. Kept until a link loses bandwidth.
    */
-  public boolean anyBandwidthNow() {
-    boolean receiver = false;
-    boolean sender = false;
-    for (int j = 0; j < in.length && !(receiver && sender); j++) {
-      receiver |= hosts.get(j).canHostReducers() && in[j].rateNow() > 0;
-      sender |= out[j].rateNow() > 0;
+  public double fastestReceiverFreeNow() {
+    if (Double.isNaN(fastestFreeNow)) {
+      fastestFreeNow = -1;
+      for (int j = 0; j < in.length; j++) {
+        if (hosts.get(j).canHostReducers() && in[j].rateNow() > 0) {
+          fastestFreeNow = Math.max(fastestFreeNow, hosts.get(j).inBytesPerSec());
+        }
+      }
     }
-    return receiver && sender;
+    return fastestFreeNow;
   }
 
   /**
@@ -151,6 +169,7 @@ public final class NetworkProfile {
   /** Link {@code slot} (see the constructor) lost bandwidth. */
   void changed(int slot) {
     changedIn[slot] = epoch;
+    fastestFreeNow = Double.NaN;
   }
 
   /** Takes one slot of the host for a newly placed reducer: a free one, else the next to free. */

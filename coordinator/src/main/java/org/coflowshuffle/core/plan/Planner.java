@@ -26,4 +26,13 @@ public interface Planner {
   default CoflowPlan refine(CoflowPlan plan, NetworkProfile net) {
     return plan;
   }
+
+  /**
+   * False only when no plan of this planner can give {@code d} bandwidth now on {@code net}, so
+   * that Algorithm 1 need not plan it, nor any coflow after it, once no coflow left may use now.
+   * The default holds for planners that place through {@link SlotAwarePlacer}.
+   */
+  default boolean mayReceiveNow(CoflowDemand d, NetworkProfile net) {
+    return SlotAwarePlacer.mayReceiveNow(d, net);
+  }
 }

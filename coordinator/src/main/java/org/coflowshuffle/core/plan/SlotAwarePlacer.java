@@ -81,6 +81,50 @@ public final class SlotAwarePlacer {
     return hostOf;
   }
 
+  /**
+   * False only when no placement by these rules can give {@code d} bandwidth now: none of its
+   * senders with bytes left has outgoing bandwidth free now, or every reducer with bytes to fetch
+   * is pinned to, or by {@link SlowHostRule} may only go to, hosts with no incoming bandwidth free
+   * now. A reducer with nothing to fetch starts as soon as it is placed, so a coflow that has one
+   * may always use now; so may one whose senders may run reducers (a flow can become local). Slots
+   * are not counted, which only makes the answer true more often; where any host has a slot limit a
+   * reducer may be placed without the rule, so then any host with bandwidth free now counts.
+   */
+  public static boolean mayReceiveNow(CoflowDemand d, NetworkProfile net) {
+    if (d.hasLocality()) {
+      return true;
+    }
+    for (int n = 0; n < d.reducers(); n++) {
+      if (d.pinnedHost(n) < 0 && d.work(n) <= 0) {
+        return true; // nothing to fetch: it starts, and ends, once placed
+      }
+    }
+    boolean sender = false;
+    for (int i = 0; i < d.senders().length && !sender; i++) {
+      sender = d.senderBytes()[i] > 0 && net.out(d.senders()[i]).rateNow() > 0;
+    }
+    if (!sender) {
+      return false;
+    }
+    double fastestFree = net.fastestReceiverFreeNow();
+    double[] least = net.slotsLimited() ? null : SlowHostRule.slowestAllowed(d, net);
+    for (int n = 0; n < d.reducers(); n++) {
+      int pinned = d.pinnedHost(n);
+      if (d.work(n) <= 0) {
+        continue;
+      }
+      if (pinned >= 0
+          ? net.in(pinned).rateNow() > 0
+          : fastestFree >= 0
+              && (least == null
+                  || least[n] > net.fastestReducerHost() // no host is allowed: all are
+                  || least[n] <= fastestFree)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** The distinct incoming bandwidths of the eligible hosts, ascending. */
   private static double[] eligibleSpeeds(boolean[] eligible, NetworkProfile net) {
     double[] speeds = new double[eligible.length];

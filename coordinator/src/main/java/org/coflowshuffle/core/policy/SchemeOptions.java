@@ -8,8 +8,12 @@ package org.coflowshuffle.core.policy;
  *     waited longer is served next whatever its size
  * @param workConserving hand bandwidth that the plan leaves idle to waiting flows (paper Fig. 8);
  *     off by default for RPC, as the paper argues (section III)
+ * @param placeAll decide a host for every reducer, also of coflows that get no bandwidth now (the
+ *     live coordinator's placement of a new stage asks for it); otherwise RPC stops planning once
+ *     no coflow left could get any, and leaves the others' unpinned reducers without a host
  */
-public record SchemeOptions(long seed, double starvationThreshold, boolean workConserving) {
+public record SchemeOptions(
+    long seed, double starvationThreshold, boolean workConserving, boolean placeAll) {
 
   /** Default starvation threshold, seconds. */
   public static final double DEFAULT_STARVATION_THRESHOLD = 60.0;
@@ -19,6 +23,11 @@ public record SchemeOptions(long seed, double starvationThreshold, boolean workC
       throw new IllegalArgumentException(
           "starvation threshold must be > 0 s: " + starvationThreshold);
     }
+  }
+
+  /** Options for rates and placements of the coflows served now ({@code placeAll} off). */
+  public SchemeOptions(long seed, double starvationThreshold, boolean workConserving) {
+    this(seed, starvationThreshold, workConserving, false);
   }
 
   public static SchemeOptions defaults() {

@@ -76,16 +76,14 @@ public final class Schemes {
    */
   public static SchedulingPolicy create(String name, SchemeOptions options) {
     double delta = options.starvationThreshold();
-    boolean wc = options.workConserving();
     return switch (require(name)) {
-      case "rpc" -> new SrtfPolicy("rpc", new RpcPlanner(), new ReceiverDrivenRates(), delta, wc);
+      case "rpc" -> new SrtfPolicy("rpc", new RpcPlanner(), new ReceiverDrivenRates(), options);
       case "rpc-faithful" ->
           new SrtfPolicy(
               "rpc-faithful",
               new FaithfulPlanner(new LpFractionalPlacementSolver()),
               new Algorithm3Rates(),
-              delta,
-              wc);
+              options);
       case "fair" -> new FairPolicy(new RandomPlacement(options.seed()));
       case "varys" -> new SebfPolicy("varys", new RandomPlacement(options.seed()));
       case "neat" -> new SebfPolicy("neat", new NeatPlacement());

@@ -23,6 +23,7 @@ import org.coflowshuffle.core.policy.ClusterView;
 import org.coflowshuffle.core.policy.CoflowAssignment;
 import org.coflowshuffle.core.policy.Decision;
 import org.coflowshuffle.core.policy.SchedulingPolicy;
+import org.coflowshuffle.core.policy.SchemeOptions;
 
 /**
  * Algorithm 1 of the RPC paper: serve coflows one at a time, shortest estimated completion first,
@@ -36,9 +37,14 @@ import org.coflowshuffle.core.policy.SchedulingPolicy;
  * shrinks as coflows are committed, so with an exact planner an old estimate is a lower bound and
  * the coflow chosen is the one the full loop would choose. The placement heuristics can find a
  * better plan on less bandwidth, so the choice can differ: in 1 of 3,000 random instances it did.
- * Once no reducer host has incoming bandwidth free now, or no host outgoing bandwidth, the coflows
- * not yet served get no rate whatever their plan, so (unless work-conserving) planning stops there;
- * they are ordered again at the next event.
+ * Once no coflow left {@linkplain Planner#mayReceiveNow may receive now} (no host it may use has
+ * bandwidth free now: under a stream of arrivals the slow hosts that no large coflow may take are
+ * often the only ones left), the coflows not yet served get no rate whatever their plan, so
+ * planning stops there unless the bandwidth is handed out later (work-conserving) or every coflow's
+ * placement is wanted ({@link SchemeOptions#placeAll}); they are ordered again at the next event.
+ * Their plans would only have booked bandwidth for later coflows that also get none, so the rates
+ * are the same, and at 200 + 200 hosts under Poisson arrivals 15 of every 16 plans were of such
+ * coflows.
  *
  * <p>The queue starts from LP (3)'s lower bound of each coflow, so a coflow is planned only when it
  * nears the head. A coflow's aggregated demand is kept across invocations while it is unchanged.
@@ -55,14 +61,15 @@ public final class SrtfPolicy implements SchedulingPolicy {
   private final RateRule rates;
   private final double delta;
   private final boolean workConserving;
+  private final boolean placeAll;
 
-  public SrtfPolicy(
-      String name, Planner planner, RateRule rates, double delta, boolean workConserving) {
+  public SrtfPolicy(String name, Planner planner, RateRule rates, SchemeOptions options) {
     this.name = name;
     this.planner = planner;
     this.rates = rates;
-    this.delta = delta;
-    this.workConserving = workConserving;
+    this.delta = options.starvationThreshold();
+    this.workConserving = options.workConserving();
+    this.placeAll = options.placeAll();
   }
 
   @Override
@@ -119,7 +126,7 @@ public final class SrtfPolicy implements SchedulingPolicy {
         queue.add(new Entry(key(PlanEvaluator.lowerBound(d, net), d, net), i, -1, d, null));
       }
     }
-    while (!queue.isEmpty() && (workConserving || net.anyBandwidthNow())) {
+    while (!queue.isEmpty() && (workConserving || placeAll || anyMayReceiveNow(queue, net))) {
       Entry e = queue.poll();
       if (e.version() != net.epoch()) {
         CoflowPlan p =
@@ -137,7 +144,7 @@ public final class SrtfPolicy implements SchedulingPolicy {
       out[e.index()] = commit(e.plan(), net);
       net.nextEpoch();
     }
-    for (Entry e : queue) { // nothing is free now: these wait, with their pinned reducers only
+    for (Entry e : queue) { // nothing they may use is free now: they wait, pinned reducers only
       ActiveCoflow a = active.get(e.index());
       int[] hostOf = new int[a.hostOf().length];
       for (int n = 0; n < hostOf.length; n++) {
@@ -150,6 +157,15 @@ public final class SrtfPolicy implements SchedulingPolicy {
       fillIdleBandwidth(active, out, net);
     }
     return new Decision(Arrays.asList(out), wakeUp);
+  }
+
+  private boolean anyMayReceiveNow(PriorityQueue<Entry> queue, NetworkProfile net) {
+    for (Entry e : queue) {
+      if (planner.mayReceiveNow(e.demand(), net)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**
