@@ -20,16 +20,7 @@ public final class IsolatedLowerBound {
 
   /** Seconds, from the coflow's arrival. */
   public static double of(Coflow coflow, List<Host> hosts) {
-    int reducers = coflow.reducers().size();
-    double[] work = new double[reducers];
-    List<Map<Integer, Double>> bySource = new java.util.ArrayList<>(reducers);
-    for (int n = 0; n < reducers; n++) {
-      bySource.add(new HashMap<>());
-    }
-    for (Flow f : coflow.flows()) {
-      work[f.reducer()] += f.bytes();
-      bySource.get(f.reducer()).merge(f.src(), f.bytes(), Double::sum);
-    }
+    double[] remote = remoteBytes(coflow, hosts);
     double sumIn = 0;
     double maxIn = 0;
     for (Host h : hosts) {
@@ -40,16 +31,9 @@ public final class IsolatedLowerBound {
     }
     double total = 0;
     double largest = 0;
-    for (int n = 0; n < reducers; n++) {
-      double local = 0; // the most of its input one host that may run it could keep local
-      for (Map.Entry<Integer, Double> e : bySource.get(n).entrySet()) {
-        if (hosts.get(e.getKey()).acceptsReducers()) {
-          local = Math.max(local, e.getValue());
-        }
-      }
-      double remote = work[n] - local;
-      total += remote;
-      largest = Math.max(largest, remote);
+    for (double r : remote) {
+      total += r;
+      largest = Math.max(largest, r);
     }
     double bound = total > 0 ? total / sumIn : 0;
     bound = Math.max(bound, largest > 0 ? largest / maxIn : 0);
@@ -64,5 +48,33 @@ public final class IsolatedLowerBound {
       }
     }
     return bound;
+  }
+
+  /**
+   * Per reducer, the bytes that cross the network wherever it runs: its input less the most of it
+   * that one host that may run it holds.
+   */
+  static double[] remoteBytes(Coflow coflow, List<Host> hosts) {
+    int reducers = coflow.reducers().size();
+    double[] work = new double[reducers];
+    List<Map<Integer, Double>> bySource = new java.util.ArrayList<>(reducers);
+    for (int n = 0; n < reducers; n++) {
+      bySource.add(new HashMap<>());
+    }
+    for (Flow f : coflow.flows()) {
+      work[f.reducer()] += f.bytes();
+      bySource.get(f.reducer()).merge(f.src(), f.bytes(), Double::sum);
+    }
+    double[] remote = new double[reducers];
+    for (int n = 0; n < reducers; n++) {
+      double local = 0; // the most of its input one host that may run it could keep local
+      for (Map.Entry<Integer, Double> e : bySource.get(n).entrySet()) {
+        if (hosts.get(e.getKey()).acceptsReducers()) {
+          local = Math.max(local, e.getValue());
+        }
+      }
+      remote[n] = work[n] - local;
+    }
+    return remote;
   }
 }

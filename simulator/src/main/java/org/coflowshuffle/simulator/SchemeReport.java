@@ -20,13 +20,19 @@ public final class SchemeReport {
   private final List<double[]> changes = new ArrayList<>(); // (ref - this) / ref per coflow
   private final List<double[]> speedups = new ArrayList<>(); // ref / this, where both are > 0
   private double wallSeconds;
+  private double pooledBound; // sum over trials of PooledSrptBound.sumOfCcts
 
   public SchemeReport(String scheme) {
     this.scheme = scheme;
   }
 
-  /** Adds one trial; {@code reference} is the reference scheme's CCTs, or null for none. */
-  public void add(Simulation.Outcome outcome, double[] lowerBounds, double[] reference) {
+  /**
+   * Adds one trial; {@code pooledBound} is its {@link PooledSrptBound#sumOfCcts}, {@code reference}
+   * the reference scheme's CCTs, or null for none.
+   */
+  public void add(
+      Simulation.Outcome outcome, double[] lowerBounds, double pooledBound, double[] reference) {
+    this.pooledBound += pooledBound;
     ccts.add(outcome.cct());
     bounds.add(lowerBounds);
     decisions.add(outcome.decisionMicros());
@@ -70,6 +76,13 @@ public final class SchemeReport {
       b += v;
     }
     return b > 0 ? c / b : Double.NaN;
+  }
+
+  /**
+   * The least average CCT any scheme could reach on the same instances ({@link PooledSrptBound}).
+   */
+  public double averageCctBound() {
+    return pooledBound / concat(ccts).length;
   }
 
   public Summary decisionMicros() {

@@ -14,7 +14,7 @@ class SchemeReportTest {
   void speedupsAreReferenceOverOwnPerCoflowNotARatioOfPercentiles() {
     SchemeReport r = new SchemeReport("s");
     double[] reference = {2, 4, 1, 0, 10};
-    r.add(outcome(1, 1, 2, 3, 10), new double[5], reference);
+    r.add(outcome(1, 1, 2, 3, 10), new double[5], 0, reference);
     // coflow 3 has no reference CCT and is left out: speedups 2, 4, 0.5, 1
     Summary s = r.speedupOverReference();
     assertEquals(4, s.count());
@@ -28,7 +28,7 @@ class SchemeReportTest {
   @Test
   void withoutAReferenceThereAreNoSpeedups() {
     SchemeReport r = new SchemeReport("s");
-    r.add(outcome(1, 2), new double[2], null);
+    r.add(outcome(1, 2), new double[2], 0, null);
     assertEquals(0, r.speedupOverReference().count());
   }
 }

@@ -111,7 +111,10 @@ class SimulateCommandTest {
       assertTrue(n.get("averageCct").asDouble() > 0, s);
       assertTrue(n.get("p90Cct").asDouble() > 0, s);
       assertTrue(n.get("lowerBoundRatio").asDouble() >= 1 - 1e-9, s);
+      assertTrue(
+          n.get("averageCct").asDouble() >= root.get("averageCctBound").asDouble() * (1 - 1e-9), s);
     }
+    assertTrue(root.get("averageCctBound").asDouble() > 0);
     var csv = Files.readAllLines(out.resolve("coflows.csv"));
     assertEquals("trial,scheme,coflow,arrival_s,cct_s,lower_bound_s", csv.get(0));
     assertEquals(1 + 2 * 4 * 6, csv.size()); // trials x schemes x coflows
