@@ -52,7 +52,7 @@ public final class IsolatedLowerBound {
 
   /**
    * Per reducer, the bytes that cross the network wherever it runs: its input less the most of it
-   * that one host that may run it holds.
+   * that one host that may run it (or its pinned host) holds.
    */
   static double[] remoteBytes(Coflow coflow, List<Host> hosts) {
     int reducers = coflow.reducers().size();
@@ -69,7 +69,8 @@ public final class IsolatedLowerBound {
     for (int n = 0; n < reducers; n++) {
       double local = 0; // the most of its input one host that may run it could keep local
       for (Map.Entry<Integer, Double> e : bySource.get(n).entrySet()) {
-        if (hosts.get(e.getKey()).acceptsReducers()) {
+        if (hosts.get(e.getKey()).acceptsReducers()
+            || e.getKey() == coflow.reducers().get(n).pinnedHost()) {
           local = Math.max(local, e.getValue());
         }
       }

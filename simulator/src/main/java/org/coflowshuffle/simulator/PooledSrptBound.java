@@ -11,12 +11,13 @@ import org.coflowshuffle.core.model.Instance;
 /**
  * An average CCT that no scheme can beat on an instance, however it places and paces: every byte
  * that must cross the network (each reducer's input less the most of it one host could keep local)
- * goes out of some host's port and into a host that may run reducers, so together the coflows
- * receive at most C = min(sum of those hosts' incoming bandwidth, sum of all outgoing bandwidth)
- * bytes per second. With all ports merged into one link of rate C, the least sum of completion
- * times under arrivals is shortest remaining bytes first (SRPT, optimal on one machine with
- * preemption), computed here exactly. Where coflows queue for the cluster, this is far tighter than
- * the sum of isolated bounds ({@link IsolatedLowerBound}), which each coflow could meet only alone.
+ * goes out of some host's port and into a host that may run reducers (or has one pinned), so
+ * together the coflows receive at most C = min(sum of those hosts' incoming bandwidth, sum of all
+ * outgoing bandwidth) bytes per second. With all ports merged into one link of rate C, the least
+ * sum of completion times under arrivals is shortest remaining bytes first (SRPT, optimal on one
+ * machine with preemption), computed here exactly. Where coflows queue for the cluster, this is far
+ * tighter than the sum of isolated bounds ({@link IsolatedLowerBound}), which each coflow could
+ * meet only alone.
  */
 public final class PooledSrptBound {
 
@@ -25,10 +26,19 @@ public final class PooledSrptBound {
   /** Seconds: the least possible sum, over the instance's coflows, of completion minus arrival. */
   public static double sumOfCcts(Instance instance) {
     List<Host> hosts = instance.hosts();
+    boolean[] receives = new boolean[hosts.size()]; // may run reducers, or has one pinned
+    for (Coflow c : instance.coflows()) {
+      for (var r : c.reducers()) {
+        if (r.pinnedHost() >= 0) {
+          receives[r.pinnedHost()] = true;
+        }
+      }
+    }
     double in = 0;
     double out = 0;
-    for (Host h : hosts) {
-      in += h.acceptsReducers() ? h.inBytesPerSec() : 0;
+    for (int j = 0; j < receives.length; j++) {
+      Host h = hosts.get(j);
+      in += h.acceptsReducers() || receives[j] ? h.inBytesPerSec() : 0;
       out += h.outBytesPerSec();
     }
     double rate = Math.min(in, out);

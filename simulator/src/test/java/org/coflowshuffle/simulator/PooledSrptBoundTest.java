@@ -49,6 +49,19 @@ class PooledSrptBoundTest {
   }
 
   @Test
+  void aReducerPinnedToASendOnlyHostReceivesThere() {
+    // Pinned to the sender, which may not run reducers: its input from there stays local, and
+    // what comes from elsewhere enters through the sender's 1e6 B/s, not just the 100 B/s host.
+    List<Host> hosts =
+        List.of(Host.sender("s", 1e6), Host.sender("t", 1e6), Host.of("r", 100, 100));
+    Coflow local = new Coflow("L", 0, List.of(new Reducer("L.r", 0)), List.of(new Flow(0, 0, 500)));
+    assertEquals(0, PooledSrptBound.sumOfCcts(new Instance(hosts, List.of(local))), 1e-12);
+    Coflow remote =
+        new Coflow("R", 0, List.of(new Reducer("R.r", 0)), List.of(new Flow(1, 0, 1_000_100)));
+    assertEquals(1, PooledSrptBound.sumOfCcts(new Instance(hosts, List.of(remote))), 1e-9);
+  }
+
+  @Test
   void noSchemeBeatsIt() {
     Random rnd = new Random(3);
     double[] gbps = {0.1, 0.5, 1, 10};
