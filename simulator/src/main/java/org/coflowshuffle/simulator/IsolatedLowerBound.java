@@ -20,7 +20,11 @@ public final class IsolatedLowerBound {
 
   /** Seconds, from the coflow's arrival. */
   public static double of(Coflow coflow, List<Host> hosts) {
-    double[] remote = remoteBytes(coflow, hosts);
+    return of(coflow, hosts, remoteBytes(coflow, hosts));
+  }
+
+  /** As {@link #of(Coflow, List)}, given the coflow's {@link #remoteBytes}. */
+  public static double of(Coflow coflow, List<Host> hosts, double[] remote) {
     double sumIn = 0;
     double maxIn = 0;
     for (Host h : hosts) {
@@ -54,7 +58,7 @@ public final class IsolatedLowerBound {
    * Per reducer, the bytes that cross the network wherever it runs: its input less the most of it
    * that one host that may run it (or its pinned host) holds.
    */
-  static double[] remoteBytes(Coflow coflow, List<Host> hosts) {
+  public static double[] remoteBytes(Coflow coflow, List<Host> hosts) {
     int reducers = coflow.reducers().size();
     double[] work = new double[reducers];
     List<Map<Integer, Double>> bySource = new java.util.ArrayList<>(reducers);

@@ -25,6 +25,20 @@ public final class PooledSrptBound {
 
   /** Seconds: the least possible sum, over the instance's coflows, of completion minus arrival. */
   public static double sumOfCcts(Instance instance) {
+    List<Coflow> coflows = instance.coflows();
+    double[] crossing = new double[coflows.size()];
+    for (int i = 0; i < crossing.length; i++) {
+      crossing[i] =
+          Arrays.stream(IsolatedLowerBound.remoteBytes(coflows.get(i), instance.hosts())).sum();
+    }
+    return sumOfCcts(instance, crossing);
+  }
+
+  /**
+   * As {@link #sumOfCcts(Instance)}, given per coflow the bytes that must cross the network (the
+   * sum of its {@link IsolatedLowerBound#remoteBytes}).
+   */
+  public static double sumOfCcts(Instance instance, double[] crossing) {
     List<Host> hosts = instance.hosts();
     boolean[] receives = new boolean[hosts.size()]; // may run reducers, or has one pinned
     for (Coflow c : instance.coflows()) {
@@ -44,10 +58,7 @@ public final class PooledSrptBound {
     double rate = Math.min(in, out);
     List<Coflow> coflows = instance.coflows();
     int n = coflows.size();
-    double[] left = new double[n];
-    for (int i = 0; i < n; i++) {
-      left[i] = Arrays.stream(IsolatedLowerBound.remoteBytes(coflows.get(i), hosts)).sum();
-    }
+    double[] left = crossing.clone();
     Integer[] byArrival = new Integer[n];
     Arrays.setAll(byArrival, i -> i);
     Arrays.sort(byArrival, Comparator.comparingDouble(i -> coflows.get(i).arrival()));

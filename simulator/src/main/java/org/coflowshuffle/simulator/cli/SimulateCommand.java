@@ -21,6 +21,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.coflowshuffle.coordinator.cli.Command;
 import org.coflowshuffle.coordinator.cli.Flags;
+import org.coflowshuffle.core.model.Coflow;
 import org.coflowshuffle.core.model.Fabric;
 import org.coflowshuffle.core.model.Instance;
 import org.coflowshuffle.core.policy.SchemeOptions;
@@ -231,10 +232,14 @@ public final class SimulateCommand implements Command {
                     plan.hosts(), plan.coflows(), plan.rate(), plan.mapperBytesPerSec(), seed);
           };
       double[] bounds = new double[instance.coflows().size()];
+      double[] crossing = new double[bounds.length];
       for (int i = 0; i < bounds.length; i++) {
-        bounds[i] = IsolatedLowerBound.of(instance.coflows().get(i), instance.hosts());
+        Coflow c = instance.coflows().get(i);
+        double[] remote = IsolatedLowerBound.remoteBytes(c, instance.hosts());
+        bounds[i] = IsolatedLowerBound.of(c, instance.hosts(), remote);
+        crossing[i] = Arrays.stream(remote).sum();
       }
-      double pooled = PooledSrptBound.sumOfCcts(instance);
+      double pooled = PooledSrptBound.sumOfCcts(instance, crossing);
       Map<String, Simulation.Outcome> outcomes = runSchemes(plan, instance, seed, t, progress);
       double[] reference = outcomes.get(plan.reference()).cct();
       for (String scheme : plan.schemes()) {
