@@ -92,6 +92,10 @@ public final class ScheduleRunner {
     final double[] bytes;
     boolean pinnedSinceSweep = true; // reducers pinned whose local flows are not yet cleared
     boolean moving; // some flow has a rate: the loops over every flow skip the coflow otherwise
+    double firstEnd; // when the first and the last of its moving flows end at the current rates
+    double lastEnd;
+    int waiting; // flows with bytes left and no rate: the coflow cannot end before a decision
+    final boolean[] sends; // per host: some flow of the coflow comes from it (so may be local)
     final List<List<Segment>> segments;
     double[] rates;
     double finish = Double.NaN;
@@ -100,7 +104,7 @@ public final class ScheduleRunner {
     long totalsVersion = -1;
     double sent; // bytes moved over the network so far, local flows not counted
 
-    State(int index, Coflow coflow, boolean keepSegments) {
+    State(int index, Coflow coflow, boolean keepSegments, int instanceHosts) {
       this.index = index;
       this.coflow = coflow;
       FlowTable table = coflow.table();
@@ -127,6 +131,10 @@ public final class ScheduleRunner {
         segments.add(new ArrayList<>());
       }
       rates = new double[k];
+      sends = new boolean[instanceHosts];
+      for (int s : src) {
+        sends[s] = true;
+      }
     }
 
     boolean done() {
@@ -169,7 +177,7 @@ public final class ScheduleRunner {
     while (next < order.length || !active.isEmpty()) {
       while (next < order.length && instance.coflows().get(order[next]).arrival() <= now) {
         int i = order[next++];
-        states[i] = new State(i, instance.coflows().get(i), keepSegments);
+        states[i] = new State(i, instance.coflows().get(i), keepSegments, hosts.size());
         active.add(states[i]);
       }
       if (active.isEmpty()) {
@@ -191,19 +199,10 @@ public final class ScheduleRunner {
         if (!s.moving) {
           continue; // no flow ends, and the coflow waits for the policy
         }
-        double coflowEnd = Double.NEGATIVE_INFINITY; // when its last moving flow ends
-        for (int k = 0; k < s.rates.length; k++) {
-          if (s.rates[k] > 0) {
-            double end = now + s.remaining[k] / s.rates[k];
-            firstFlowEnd = Math.min(firstFlowEnd, end);
-            coflowEnd = Math.max(coflowEnd, end);
-          } else if (s.remaining[k] > 0) {
-            coflowEnd = Double.POSITIVE_INFINITY; // a flow waits: not over before the policy acts
-          }
-        }
-        if (coflowEnd > Double.NEGATIVE_INFINITY) {
-          until = Math.min(until, coflowEnd); // so a coflow completes exactly at a step's end
-        }
+        firstFlowEnd = Math.min(firstFlowEnd, s.firstEnd);
+        // a flow that waits keeps the coflow from ending before the policy acts; otherwise stop
+        // when its last moving flow ends, so that a coflow completes exactly at a step's end
+        until = Math.min(until, s.waiting > 0 ? Double.POSITIVE_INFINITY : s.lastEnd);
       }
       until = Math.min(until, Math.max(firstFlowEnd, now + resolution * (now - oldest)));
       if (until == Double.POSITIVE_INFINITY) {
@@ -298,8 +297,15 @@ public final class ScheduleRunner {
       }
       double[] rates = a.rates();
       s.moving = false;
+      s.firstEnd = Double.POSITIVE_INFINITY;
+      s.lastEnd = Double.NEGATIVE_INFINITY;
+      int movingFlows = 0;
       for (int k = 0; k < rates.length; k++) {
         double rate = rates[k];
+        if (rate == 0) { // most flows of a wide run: touch nothing else
+          s.rates[k] = 0;
+          continue;
+        }
         int r = s.reducer[k];
         int h = s.hostOf[r];
         if (!(rate >= 0) || Double.isInfinite(rate)) {
@@ -310,6 +316,10 @@ public final class ScheduleRunner {
         }
         s.rates[k] = rate;
         if (rate > 0) {
+          movingFlows++;
+          double end = now + s.remaining[k] / rate;
+          s.firstEnd = Math.min(s.firstEnd, end);
+          s.lastEnd = Math.max(s.lastEnd, end);
           s.moving = true;
           if (!s.pinned[r]) {
             s.version++;
@@ -324,6 +334,10 @@ public final class ScheduleRunner {
         }
       }
       pinReducersWithNothingToFetch(s);
+      s.waiting = -movingFlows; // flows with bytes left less those moving
+      for (int open : s.open) {
+        s.waiting += open;
+      }
     }
     double[] capacity = fabric.capacities(hosts);
     for (int l = 2 * hosts.size(); l < load.length; l++) {
@@ -390,13 +404,24 @@ public final class ScheduleRunner {
    */
   private static void pinReducersWithNothingToFetch(State s) {
     boolean anyPlacedUnpinned = false;
+    boolean anyLocal = false; // some reducer is on a host that sends the coflow something
     for (int r = 0; r < s.hostOf.length; r++) {
       anyPlacedUnpinned |= s.hostOf[r] >= 0 && !s.pinned[r];
+      anyLocal |= s.hostOf[r] >= 0 && s.sends[s.hostOf[r]];
     }
     if (!anyPlacedUnpinned && !s.pinnedSinceSweep) {
       return; // nothing started since the last sweep: no flow can have become local
     }
     s.pinnedSinceSweep = false;
+    if (!anyLocal) { // no flow is local: a reducer fetches exactly while it has flows open
+      for (int r = 0; r < s.hostOf.length; r++) {
+        if (s.hostOf[r] >= 0 && s.open[r] == 0 && !s.pinned[r]) {
+          s.pinned[r] = true;
+          s.version++;
+        }
+      }
+      return;
+    }
     boolean[] fetches = new boolean[s.hostOf.length];
     for (int k = 0; k < s.remaining.length; k++) {
       if (s.remaining[k] > 0 && s.hostOf[s.reducer[k]] != s.src[k]) {

@@ -4,6 +4,7 @@ import java.util.List;
 import org.coflowshuffle.core.model.Host;
 import org.coflowshuffle.core.policy.ActiveCoflow;
 import org.coflowshuffle.core.policy.ClusterView;
+import org.coflowshuffle.core.policy.RemainingTotals;
 
 /**
  * Per-host bandwidth arithmetic the schemes share: fresh arrays of what is left to hand out, a
@@ -34,8 +35,25 @@ final class Bandwidth {
     return in;
   }
 
-  /** Adds the bytes {@code a} still sends into and out of each host under {@code hostOf}. */
+  /**
+   * Adds the bytes {@code a} still sends into and out of each host under {@code hostOf}. Where the
+   * caller kept the coflow's totals, every reducer has a host and none of those hosts still sends
+   * the coflow anything (no flow is local), the loads are the totals themselves: O(reducers +
+   * hosts) instead of a pass over every flow, equal up to the order of summation.
+   */
   static void loads(ActiveCoflow a, int[] hostOf, double[] in, double[] out) {
+    RemainingTotals totals = a.totals();
+    if (totals != null && totals.perSource().length >= out.length && noneLocal(hostOf, totals)) {
+      double[] perReducer = totals.perReducer();
+      for (int r = 0; r < perReducer.length; r++) {
+        in[hostOf[r]] += perReducer[r];
+      }
+      double[] perSource = totals.perSource();
+      for (int u = 0; u < out.length; u++) {
+        out[u] += perSource[u];
+      }
+      return;
+    }
     double[] remaining = a.remaining();
     for (int k = 0; k < remaining.length; k++) {
       if (a.crossesNetwork(k, hostOf)) {
@@ -43,6 +61,17 @@ final class Bandwidth {
         out[a.flowSource()[k]] += remaining[k];
       }
     }
+  }
+
+  /** Every reducer has a host, and no host of a reducer has bytes of the coflow left to send. */
+  private static boolean noneLocal(int[] hostOf, RemainingTotals totals) {
+    double[] perSource = totals.perSource();
+    for (int h : hostOf) {
+      if (h < 0 || perSource[h] > 0) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /**

@@ -19,6 +19,7 @@ final class SebfPolicy implements SchedulingPolicy {
 
   private final String name;
   private final ArrivalPlacement placement;
+  private double[] none = {}; // the rates of a coflow that gets none, shared while sizes repeat
 
   SebfPolicy(String name, ArrivalPlacement placement) {
     this.name = name;
@@ -53,30 +54,29 @@ final class SebfPolicy implements SchedulingPolicy {
     double[][] rates = new double[active.size()][];
     for (int i : order) {
       ActiveCoflow a = active.get(i);
-      rates[i] = new double[a.remaining().length];
       double gamma = Bandwidth.bottleneck(loadIn[i], loadOut[i], freeIn, freeOut);
       if (!(gamma > 0) || gamma == Double.POSITIVE_INFINITY) {
         continue;
       }
+      rates[i] = new double[a.remaining().length];
       for (int k = 0; k < a.remaining().length; k++) {
-        int h = hostOf[i][a.flowReducer()[k]];
         if (a.crossesNetwork(k, hostOf[i])) {
           rates[i][k] = a.remaining()[k] / gamma; // MADD
-          freeIn[h] -= rates[i][k];
-          freeOut[a.flowSource()[k]] -= rates[i][k];
         }
       }
-    }
-    int receiving = 0; // hosts with incoming bandwidth left: none, and nothing more can move
-    for (double f : freeIn) {
-      receiving += f > 0 ? 1 : 0;
+      for (int j = 0; j < m; j++) { // what those rates take, link by link
+        freeIn[j] -= loadIn[i][j] / gamma;
+        freeOut[j] -= loadOut[i][j] / gamma;
+      }
     }
     for (int i : order) { // work conservation
-      if (receiving == 0) {
-        break;
-      }
+      int openIn = open(loadIn[i], freeIn); // links the coflow loads that have bandwidth left
+      int openOut = open(loadOut[i], freeOut);
       ActiveCoflow a = active.get(i);
-      for (int k = 0; k < a.remaining().length; k++) {
+      if (rates[i] == null && openIn > 0 && openOut > 0) {
+        rates[i] = new double[a.remaining().length];
+      }
+      for (int k = 0; k < a.remaining().length && openIn > 0 && openOut > 0; k++) {
         int h = hostOf[i][a.flowReducer()[k]];
         int u = a.flowSource()[k];
         if (a.crossesNetwork(k, hostOf[i])) {
@@ -84,12 +84,29 @@ final class SebfPolicy implements SchedulingPolicy {
           rates[i][k] += extra;
           freeIn[h] -= extra;
           freeOut[u] -= extra;
-          if (extra > 0 && freeIn[h] <= 0) {
-            receiving--;
+          if (extra > 0) { // once one side has no open link left, no flow of it can get more
+            openIn -= freeIn[h] > 0 ? 0 : 1;
+            openOut -= freeOut[u] > 0 ? 0 : 1;
           }
         }
       }
     }
+    for (int i = 0; i < rates.length; i++) {
+      if (rates[i] == null) { // most coflows in flight, with random placement: no fresh array each
+        int flows = active.get(i).remaining().length;
+        none = none.length == flows ? none : new double[flows];
+        rates[i] = none;
+      }
+    }
     return Decision.of(hostOf, rates, Double.POSITIVE_INFINITY);
+  }
+
+  /** How many links the coflow loads have bandwidth left. */
+  private static int open(double[] load, double[] free) {
+    int open = 0;
+    for (int j = 0; j < load.length; j++) {
+      open += load[j] > 0 && free[j] > 0 ? 1 : 0;
+    }
+    return open;
   }
 }

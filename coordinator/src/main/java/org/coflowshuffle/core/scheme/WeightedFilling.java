@@ -20,8 +20,6 @@ final class WeightedFilling {
 
   private final int hosts;
   private final int[] pairOf; // src * hosts + dst -> pair, or -1 outside a filling
-  private final double[] outWeight; // per host, weight of the unfrozen pairs; zero between rounds
-  private final double[] inWeight;
   private int[] src = new int[16];
   private int[] dst = new int[16];
   private double[] weight = new double[16];
@@ -44,8 +42,6 @@ final class WeightedFilling {
   WeightedFilling(int hosts) {
     this.hosts = hosts;
     this.pairOf = new int[hosts * hosts];
-    this.outWeight = new double[hosts];
-    this.inWeight = new double[hosts];
     Arrays.fill(pairOf, -1);
   }
 
@@ -124,6 +120,15 @@ final class WeightedFilling {
     return rates(a, pairOfFlow, fill(outLeft, inLeft), by);
   }
 
+  /** The weight of the unfrozen pairs of link l, summed anew. */
+  private double weightUnfrozen(int l, int[] start, int[] onLink, boolean[] frozen) {
+    double sum = 0;
+    for (int i = start[l]; i < start[l + 1]; i++) {
+      sum += frozen[onLink[i]] ? 0 : weight[onLink[i]];
+    }
+    return sum;
+  }
+
   private static double weight(ActiveCoflow a, int k, Weight by) {
     return by == Weight.FLOWS ? 1 : a.remaining()[k];
   }
@@ -132,65 +137,186 @@ final class WeightedFilling {
    * Fills the pairs added since the last call and takes their rates off {@code outLeft} and {@code
    * inLeft} (bytes per second left per host). Returns, per pair, the rate per unit of weight: a
    * flow's rate is its own weight times its pair's entry.
+   *
+   * <p>Progressive filling, one link at a time: every unfrozen pair stands at the same level (rate
+   * per unit of weight), and link l fills at level (left_l - used_l) / W_l, where used_l is what
+   * its frozen pairs take and W_l the weight of its unfrozen ones. The link that fills at the
+   * lowest level freezes its pairs there, which moves the level at which each of their other links
+   * fills; a heap of links finds the next one: O(pairs log links) a filling, where raising every
+   * pair round by round cost O(pairs x links).
    */
   double[] fill(double[] outLeft, double[] inLeft) {
     int n = pairs;
     double[] perWeight = new double[n];
-    boolean[] frozen = new boolean[n];
-    double[] outAtStart = new double[n]; // what the pair's links had when the filling began
-    double[] inAtStart = new double[n];
-    int unfrozen = 0;
+    // links 0..hosts-1 are outgoing, hosts..2*hosts-1 incoming
+    int[] start = new int[2 * hosts + 1]; // pairs of link l: onLink[start[l]..start[l + 1])
     for (int p = 0; p < n; p++) {
-      outAtStart[p] = outLeft[src[p]];
-      inAtStart[p] = inLeft[dst[p]];
       if (weight[p] > 0) {
-        unfrozen++;
-      } else {
-        frozen[p] = true;
+        start[src[p] + 1]++;
+        start[hosts + dst[p] + 1]++;
       }
     }
-    while (unfrozen > 0) {
-      for (int p = 0; p < n; p++) {
-        if (!frozen[p]) {
-          outWeight[src[p]] += weight[p];
-          inWeight[dst[p]] += weight[p];
-        }
+    for (int l = 0; l < 2 * hosts; l++) {
+      start[l + 1] += start[l];
+    }
+    int[] onLink = new int[start[2 * hosts]];
+    int[] fillAt = start.clone();
+    for (int p = 0; p < n; p++) {
+      if (weight[p] > 0) {
+        onLink[fillAt[src[p]]++] = p;
+        onLink[fillAt[hosts + dst[p]]++] = p;
       }
-      double share = Double.POSITIVE_INFINITY;
-      for (int p = 0; p < n; p++) {
-        if (!frozen[p]) {
-          share = Math.min(share, Math.max(0, outLeft[src[p]]) / outWeight[src[p]]);
-          share = Math.min(share, Math.max(0, inLeft[dst[p]]) / inWeight[dst[p]]);
-        }
+    }
+    double[] left = new double[2 * hosts]; // what the link has for its unfrozen pairs
+    double[] unfrozenWeight = new double[2 * hosts];
+    int[] unfrozen = new int[2 * hosts];
+    for (int j = 0; j < hosts; j++) {
+      left[j] = Math.max(0, outLeft[j]);
+      left[hosts + j] = Math.max(0, inLeft[j]);
+    }
+    for (int l = 0; l < 2 * hosts; l++) {
+      unfrozen[l] = start[l + 1] - start[l];
+      for (int i = start[l]; i < start[l + 1]; i++) {
+        unfrozenWeight[l] += weight[onLink[i]];
       }
-      if (share == Double.POSITIVE_INFINITY) {
+    }
+    double[] summedWeight = unfrozenWeight.clone(); // as last summed pair by pair
+    boolean[] frozen = new boolean[n];
+    LinkHeap byLevel = new LinkHeap(2 * hosts);
+    for (int l = 0; l < 2 * hosts; l++) {
+      if (unfrozen[l] > 0) {
+        byLevel.set(l, left[l] / unfrozenWeight[l]);
+      }
+    }
+    while (!byLevel.isEmpty()) {
+      int l = byLevel.first();
+      double level = byLevel.level(l);
+      if (level == Double.POSITIVE_INFINITY) {
         throw new IllegalStateException("flows between hosts of unlimited bandwidth");
       }
-      for (int p = 0; p < n; p++) {
-        if (!frozen[p]) {
-          perWeight[p] += share;
-          outLeft[src[p]] -= share * weight[p];
-          inLeft[dst[p]] -= share * weight[p];
-          outWeight[src[p]] = 0;
-          inWeight[dst[p]] = 0;
+      byLevel.remove(l);
+      for (int i = start[l]; i < start[l + 1]; i++) {
+        int p = onLink[i];
+        if (frozen[p]) {
+          continue;
         }
-      }
-      for (int p = 0; p < n; p++) {
-        if (!frozen[p]
-            && (full(outLeft[src[p]], outAtStart[p]) || full(inLeft[dst[p]], inAtStart[p]))) {
-          frozen[p] = true;
-          unfrozen--;
+        frozen[p] = true;
+        perWeight[p] = level;
+        int other = l < hosts ? hosts + dst[p] : src[p];
+        left[other] = Math.max(0, left[other] - level * weight[p]);
+        unfrozenWeight[other] -= weight[p];
+        if (--unfrozen[other] == 0) {
+          byLevel.remove(other);
+          continue;
         }
+        if (!(unfrozenWeight[other] > 1e-3 * summedWeight[other])) {
+          // most of the sum is gone: sum what is left anew, or rounding of the large weights
+          // taken off would show in the level of the small ones that remain
+          unfrozenWeight[other] = weightUnfrozen(other, start, onLink, frozen);
+          summedWeight[other] = unfrozenWeight[other];
+        }
+        byLevel.set(other, left[other] / unfrozenWeight[other]);
       }
     }
     for (int p = 0; p < n; p++) {
+      outLeft[src[p]] -= perWeight[p] * weight[p];
+      inLeft[dst[p]] -= perWeight[p] * weight[p];
       pairOf[src[p] * hosts + dst[p]] = -1;
     }
     pairs = 0;
     return perWeight;
   }
 
-  private static boolean full(double left, double atStart) {
-    return left <= 1e-12 * atStart + 1e-9;
+  /**
+   * The links still filling, by the level at which each fills (ties by link number): a binary heap
+   * over primitive arrays that knows where each link is, so that a link's level can change in place
+   * as pairs on it freeze elsewhere.
+   */
+  private static final class LinkHeap {
+    private final int[] heap; // links, heap-ordered by level
+    private final int[] at; // per link, its index in heap, or -1
+    private final double[] level;
+    private int size;
+
+    LinkHeap(int links) {
+      heap = new int[links];
+      at = new int[links];
+      level = new double[links];
+      Arrays.fill(at, -1);
+    }
+
+    boolean isEmpty() {
+      return size == 0;
+    }
+
+    int first() {
+      return heap[0];
+    }
+
+    double level(int link) {
+      return level[link];
+    }
+
+    /** Adds the link, or moves it to its new level. */
+    void set(int link, double newLevel) {
+      level[link] = newLevel;
+      if (at[link] < 0) {
+        at[link] = size;
+        heap[size++] = link;
+      }
+      up(at[link]);
+      down(at[link]);
+    }
+
+    void remove(int link) {
+      int i = at[link];
+      if (i < 0) {
+        return;
+      }
+      at[link] = -1;
+      int last = heap[--size];
+      if (i < size) {
+        heap[i] = last;
+        at[last] = i;
+        up(i);
+        down(at[last]);
+      }
+    }
+
+    private boolean before(int a, int b) {
+      return level[a] < level[b] || level[a] == level[b] && a < b;
+    }
+
+    private void up(int i) {
+      while (i > 0 && before(heap[i], heap[(i - 1) / 2])) {
+        swap(i, (i - 1) / 2);
+        i = (i - 1) / 2;
+      }
+    }
+
+    private void down(int i) {
+      while (true) {
+        int c = 2 * i + 1;
+        if (c >= size) {
+          return;
+        }
+        if (c + 1 < size && before(heap[c + 1], heap[c])) {
+          c++;
+        }
+        if (!before(heap[c], heap[i])) {
+          return;
+        }
+        swap(i, c);
+        i = c;
+      }
+    }
+
+    private void swap(int i, int j) {
+      int a = heap[i];
+      heap[i] = heap[j];
+      heap[j] = a;
+      at[heap[i]] = i;
+      at[heap[j]] = j;
+    }
   }
 }

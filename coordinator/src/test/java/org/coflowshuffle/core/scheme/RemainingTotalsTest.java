@@ -21,7 +21,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The per-reducer and per-source totals the runner keeps for the policy: they are the remaining
- * bytes summed, at every decision, and a scheme decides exactly as when it sums them itself.
+ * bytes summed, at every decision, and a scheme decides as when it sums them itself (exactly for
+ * rpc, up to rounding where SEBF adds them per host).
  */
 class RemainingTotalsTest {
 
@@ -97,10 +98,14 @@ class RemainingTotalsTest {
         Schedule a = ScheduleRunner.completionTimes(inst, kept);
         Schedule b = ScheduleRunner.completionTimes(inst, summed);
         for (int i = 0; i < inst.coflows().size(); i++) {
+          double cct = b.coflows().get(i).cct();
+          // rpc reads the totals as they are; SEBF's loads add them in another order than a pass
+          // over the flows would, so only rounding may differ
+          double tolerance = scheme.equals("rpc") ? 0 : 1e-9 * cct;
           assertEquals(
-              b.coflows().get(i).cct(),
+              cct,
               a.coflows().get(i).cct(),
-              0,
+              tolerance,
               scheme + " trial " + trial + " coflow " + i);
         }
         checked += kept.checked;
