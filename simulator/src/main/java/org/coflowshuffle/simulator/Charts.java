@@ -34,7 +34,9 @@ public final class Charts {
             .yAxisTitle("fraction of coflows")
             .build();
     cdf.getStyler().setXAxisLogarithmic(true);
-    cdf.getStyler().setYAxisDecimalPattern("0.0");
+    // fractions span exactly [0, 1]: left to itself the axis pads past 1 and rounds its tick
+    // labels to one decimal, so that a label read 0.5 where the fraction was 0.48
+    cdf.getStyler().setYAxisMin(0.0).setYAxisMax(1.0).setYAxisDecimalPattern("0.0");
     XYChart change =
         new XYChartBuilder()
             .width(800)
@@ -44,7 +46,7 @@ public final class Charts {
             .yAxisTitle("CCT / CCT of " + reference + " (log scale; below 1 = faster)")
             .build();
     change.getStyler().setYAxisLogarithmic(true);
-    change.getStyler().setXAxisDecimalPattern("0.0");
+    change.getStyler().setXAxisMin(0.0).setXAxisMax(1.0).setXAxisDecimalPattern("0.0");
     boolean anyChange = false;
     for (SchemeReport r : reports) {
       double[] cct = Arrays.stream(r.ccts()).map(v -> Math.max(v, 1e-6)).sorted().toArray();

@@ -23,25 +23,20 @@ final class NeatPlacement extends ArrivalPlacement {
     }
     int m = view.hosts().size();
     // Under SRTF only smaller coflows delay this one; it delays every larger one on the same host.
+    // sizes summed flow by flow, not from the totals: equal sizes are common (jobs drawn from one
+    // trace), and which of two equal coflows counts as smaller must not move with rounding
     double size = a.remainingBytes();
     double[] smaller = new double[m];
     int[] larger = new int[m];
+    double[] sent = new double[m]; // what the loads also give; not needed here
     for (ActiveCoflow other : view.coflows()) {
       if (other.index() == a.index()) {
         continue;
       }
       double[] on = new double[m];
-      double otherSize = 0;
       int[] where = placementOf(other.index()); // includes coflows placed earlier in this call
-      where = where != null ? where : other.hostOf();
-      double[] remaining = other.remaining();
-      for (int k = 0; k < remaining.length; k++) { // one pass: its size and its bytes per host
-        otherSize += remaining[k];
-        int h = where[other.flowReducer()[k]];
-        if (h >= 0 && h != other.flowSource()[k]) {
-          on[h] += remaining[k];
-        }
-      }
+      Bandwidth.loads(other, where != null ? where : other.hostOf(), on, sent);
+      double otherSize = other.remainingBytes();
       boolean first = otherSize < size;
       for (int j = 0; j < m; j++) {
         if (on[j] > 0) {
