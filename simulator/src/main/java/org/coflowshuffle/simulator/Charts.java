@@ -34,8 +34,7 @@ public final class Charts {
             .yAxisTitle("fraction of coflows")
             .build();
     cdf.getStyler().setXAxisLogarithmic(true);
-    // fractions span exactly [0, 1]: left to itself the axis pads past 1 and rounds its tick
-    // labels to one decimal, so that a label read 0.5 where the fraction was 0.48
+    // fractions span exactly [0, 1]; see offGrid for the ticks
     cdf.getStyler().setYAxisMin(0.0).setYAxisMax(1.0).setYAxisDecimalPattern("0.0");
     XYChart change =
         new XYChartBuilder()
@@ -48,21 +47,29 @@ public final class Charts {
     change.getStyler().setYAxisLogarithmic(true);
     change.getStyler().setXAxisMin(0.0).setXAxisMax(1.0).setXAxisDecimalPattern("0.0");
     boolean anyChange = false;
+    double firstCct = Double.POSITIVE_INFINITY;
+    double firstChange = Double.POSITIVE_INFINITY;
     for (SchemeReport r : reports) {
       double[] cct = Arrays.stream(r.ccts()).map(v -> Math.max(v, 1e-6)).sorted().toArray();
       if (cct.length > 0) {
         line(cdf.addSeries(r.scheme(), cct, fractions(cct.length)));
+        firstCct = Math.min(firstCct, cct[0]);
       }
       double[] delta = r.changesAgainstReference();
       if (delta.length > 0) {
         double[] sorted = Arrays.stream(delta).map(d -> Math.max(1 - d, 1e-6)).sorted().toArray();
         line(change.addSeries(r.scheme(), fractions(sorted.length), sorted));
+        firstChange = Math.min(firstChange, sorted[0]);
         anyChange = true;
       }
+    }
+    if (firstCct < Double.POSITIVE_INFINITY) {
+      offGrid(cdf, firstCct, 0.001);
     }
     BitmapEncoder.saveBitmap(
         cdf, dir.resolve("cct-cdf.png").toString(), BitmapEncoder.BitmapFormat.PNG);
     if (anyChange) {
+      offGrid(change, 0.001, firstChange);
       BitmapEncoder.saveBitmap(
           change,
           dir.resolve("ratio-vs-" + reference + ".png").toString(),
@@ -102,6 +109,17 @@ public final class Charts {
         chart,
         dir.resolve("cct-vs-" + parameter + ".png").toString(),
         BitmapEncoder.BitmapFormat.PNG);
+  }
+
+  /**
+   * XChart takes an axis's ticks from the data when its values are evenly spaced, as fractions i/n
+   * are: with n = 526 it put the label "1.0" at 500/526, so the lines ran past it. An invisible
+   * point with a fraction off that grid (0.001) makes it choose round ticks instead.
+   */
+  private static void offGrid(XYChart chart, double x, double y) {
+    XYSeries point = chart.addSeries(" ", new double[] {x}, new double[] {y});
+    point.setMarker(SeriesMarkers.NONE);
+    point.setShowInLegend(false);
   }
 
   private static double[] fractions(int n) {
