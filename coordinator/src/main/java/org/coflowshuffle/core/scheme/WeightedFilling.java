@@ -174,14 +174,12 @@ final class WeightedFilling {
       left[j] = Math.max(0, outLeft[j]);
       left[hosts + j] = Math.max(0, inLeft[j]);
     }
+    boolean[] frozen = new boolean[n];
     for (int l = 0; l < 2 * hosts; l++) {
       unfrozen[l] = start[l + 1] - start[l];
-      for (int i = start[l]; i < start[l + 1]; i++) {
-        unfrozenWeight[l] += weight[onLink[i]];
-      }
+      unfrozenWeight[l] = weightUnfrozen(l, start, onLink, frozen);
     }
     double[] summedWeight = unfrozenWeight.clone(); // as last summed pair by pair
-    boolean[] frozen = new boolean[n];
     LinkHeap byLevel = new LinkHeap(2 * hosts);
     for (int l = 0; l < 2 * hosts; l++) {
       if (unfrozen[l] > 0) {

@@ -18,9 +18,8 @@ import org.junit.jupiter.api.Test;
  */
 class BandwidthTest {
 
-  private static ActiveCoflow active(Coflow c, double[] remaining, int[] hostOf, boolean totals) {
-    int[] src = c.table().sources();
-    int[] reducer = c.table().reducers();
+  private static ActiveCoflow active(
+      Coflow c, double[] remaining, int[] hostOf, RemainingTotals totals) {
     return new ActiveCoflow(
         0,
         c,
@@ -30,9 +29,16 @@ class BandwidthTest {
         new boolean[hostOf.length],
         0,
         0,
-        src,
-        reducer,
-        totals ? RemainingTotals.of(remaining, reducer, src, hostOf.length, 8) : null);
+        c.table().sources(),
+        c.table().reducers(),
+        totals);
+  }
+
+  /** The coflow with its totals kept, as the runner keeps them. */
+  private static ActiveCoflow kept(Coflow c, double[] remaining, int[] hostOf) {
+    RemainingTotals totals =
+        RemainingTotals.of(remaining, c.table().reducers(), c.table().sources(), hostOf.length, 8);
+    return active(c, remaining, hostOf, totals);
   }
 
   @Test
@@ -57,10 +63,10 @@ class BandwidthTest {
       Coflow c = new Coflow("c", 0, List.of(rs), List.of(flows));
       double[] in = new double[8];
       double[] out = new double[8];
-      Bandwidth.loads(active(c, remaining, hostOf, true), hostOf, in, out);
+      Bandwidth.loads(kept(c, remaining, hostOf), hostOf, in, out);
       double[] inByFlow = new double[8];
       double[] outByFlow = new double[8];
-      Bandwidth.loads(active(c, remaining, hostOf, false), hostOf, inByFlow, outByFlow);
+      Bandwidth.loads(active(c, remaining, hostOf, null), hostOf, inByFlow, outByFlow);
       for (int j = 0; j < 8; j++) {
         assertEquals(inByFlow[j], in[j], 1e-12 * inByFlow[j], "trial " + trial + " in " + j);
         assertEquals(outByFlow[j], out[j], 1e-12 * outByFlow[j], "trial " + trial + " out " + j);
@@ -81,27 +87,14 @@ class BandwidthTest {
     double[] remaining = {5, 7, 3, 3};
     double[] in = new double[8];
     double[] out = new double[8];
-    Bandwidth.loads(active(c, remaining, new int[] {0, 1}, true), new int[] {0, 1}, in, out);
+    Bandwidth.loads(kept(c, remaining, new int[] {0, 1}), new int[] {0, 1}, in, out);
     assertArrayEquals(new double[] {3, 10, 0, 0, 0, 0, 0, 0}, in, 0);
     assertArrayEquals(new double[] {7, 0, 6, 0, 0, 0, 0, 0}, out, 0);
     // on hosts 3 and 4 nothing is local: totals doubled on purpose show they are what is read
-    ActiveCoflow a = active(c, remaining, new int[] {3, 4}, false);
     RemainingTotals doubled = new RemainingTotals(new double[] {16, 20}, new double[8]);
     doubled.perSource()[0] = 24;
     doubled.perSource()[2] = 12;
-    ActiveCoflow withDoubled =
-        new ActiveCoflow(
-            0,
-            c,
-            remaining,
-            0,
-            a.hostOf(),
-            a.pinned(),
-            0,
-            0,
-            a.flowSource(),
-            a.flowReducer(),
-            doubled);
+    ActiveCoflow withDoubled = active(c, remaining, new int[] {3, 4}, doubled);
     in = new double[8];
     out = new double[8];
     Bandwidth.loads(withDoubled, new int[] {3, 4}, in, out);
