@@ -43,10 +43,12 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<Message> imple
 
   @Override
   public void channelInactive(ChannelHandlerContext ctx) {
-    server.metrics().closed();
+    // Queue the clean-up before the count drops: whoever sees no open connection and then asks for
+    // the status (queued behind it on the scheduling thread) no longer sees this peer's apps.
     if (client != null) {
       server.disconnected(this);
     }
+    server.metrics().closed();
   }
 
   @Override
