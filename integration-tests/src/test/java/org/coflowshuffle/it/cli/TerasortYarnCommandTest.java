@@ -50,6 +50,9 @@ class TerasortYarnCommandTest {
             IllegalArgumentException.class,
             () -> TerasortYarnCommand.parse(new String[] {"--runs", "stock,fast"}));
     assertTrue(e.getMessage().startsWith("--runs"), e.getMessage());
+    TerasortRuns.Variant fair =
+        TerasortYarnCommand.parse(new String[] {"--runs", "fair"}).runs().get(0);
+    assertEquals("fair", fair.pluginConf().get(TerasortCommand.SCHEME_KEY), "the paper's baseline");
     TerasortYarnCommand.Bench strict =
         TerasortYarnCommand.parse(new String[] {"--not-work-conserving"});
     assertEquals(null, strict.runs().get(0).pluginConf(), "stock stays stock");
