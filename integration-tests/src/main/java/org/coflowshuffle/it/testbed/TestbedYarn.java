@@ -33,6 +33,9 @@ public final class TestbedYarn implements AutoCloseable {
   /** The application master's container in client mode: 512 MB heap and the same overhead. */
   static final int AM_MB = 512 + EXECUTOR_OVERHEAD_MB;
 
+  /** Cores each NodeManager offers, and the most one executor may ask for. */
+  static final int VCORES = 8;
+
   /** The coflow NodeManager service: its name, its class (in the service JAR), its paced port. */
   public static final String SERVICE_NAME = "coflow_shuffle";
 
@@ -162,7 +165,9 @@ public final class TestbedYarn implements AutoCloseable {
     site.put("yarn.resourcemanager.hostname", gateway);
     site.put("yarn.resourcemanager.webapp.address", gateway + ":" + RM_WEB_PORT);
     site.put("yarn.nodemanager.resource.memory-mb", Integer.toString(nodes.memoryMb()));
-    site.put("yarn.nodemanager.resource.cpu-vcores", "8");
+    site.put("yarn.nodemanager.resource.cpu-vcores", Integer.toString(VCORES));
+    // YARN's own cap is 4 per container, which would refuse an executor of 5 to 8 cores.
+    site.put("yarn.scheduler.maximum-allocation-vcores", Integer.toString(VCORES));
     site.put("yarn.scheduler.minimum-allocation-mb", "128");
     site.put("yarn.scheduler.maximum-allocation-mb", Integer.toString(nodes.memoryMb()));
     // Containers share the machine's memory with everything else here; YARN's own checks would

@@ -26,6 +26,10 @@ class TestbedYarnTest {
     int memory = Integer.parseInt(site.get("yarn.nodemanager.resource.memory-mb"));
     int executor = 1024 + TestbedYarn.EXECUTOR_OVERHEAD_MB;
     assertTrue(memory >= executor + TestbedYarn.AM_MB && memory < 2 * executor, "" + memory);
+    assertEquals(
+        site.get("yarn.nodemanager.resource.cpu-vcores"),
+        site.get("yarn.scheduler.maximum-allocation-vcores"),
+        "an executor may take every core of a node");
     assertEquals(TestbedYarn.SERVICE_NAME, site.get("yarn.nodemanager.aux-services"));
     assertEquals(
         "/x/service.jar", site.get("yarn.nodemanager.aux-services.coflow_shuffle.classpath"));
