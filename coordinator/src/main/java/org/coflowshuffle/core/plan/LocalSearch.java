@@ -2,9 +2,12 @@ package org.coflowshuffle.core.plan;
 
 /**
  * Improves a plan by moving one reducer to another host, or swapping two reducers' hosts, while the
- * full completion estimate drops. The placement methods see only the receivers' links, and the
- * local-reducer rule may even make a slow sender the bottleneck; the estimate sees senders too. It
- * costs O(N (N + M)) evaluations a round, so it is only run on small coflows.
+ * full completion estimate drops, or stays and fewer links end last. The placement methods see only
+ * the receivers' links, and the local-reducer rule may even make a slow sender the bottleneck; the
+ * estimate sees senders too. Where two links end last (two slow senders that keep none of their
+ * bytes local), no single move shortens the coflow, but a move that frees one of them is the first
+ * of two that do: counting the links that end last lets the search take it. It costs O(N (N + M))
+ * evaluations a round, so it is only run on small coflows.
  */
 final class LocalSearch {
 
@@ -41,7 +44,7 @@ final class LocalSearch {
               && used[j] < net.freeSlots(j)
               && SlowHostRule.allows(least, n, j, net)) {
             CoflowPlan moved = evaluate(d, best, net, n, j, -1, -1);
-            if (moved.finish() < best.finish() * (1 - 1e-12)) {
+            if (better(moved, best, net)) {
               best = moved;
               used[from]--;
               used[j]++;
@@ -57,7 +60,7 @@ final class LocalSearch {
               && SlowHostRule.allows(least, n, other, net)
               && SlowHostRule.allows(least, o, from, net)) {
             CoflowPlan swapped = evaluate(d, best, net, n, other, o, from);
-            if (swapped.finish() < best.finish() * (1 - 1e-12)) {
+            if (better(swapped, best, net)) {
               best = swapped;
               from = other;
             }
@@ -69,6 +72,29 @@ final class LocalSearch {
       }
     }
     return best;
+  }
+
+  /** Ends sooner, or as soon with fewer links ending last: strictly better, so the search ends. */
+  private static boolean better(CoflowPlan candidate, CoflowPlan best, NetworkProfile net) {
+    if (candidate.finish() < best.finish() * (1 - 1e-12)) {
+      return true;
+    }
+    return candidate.finish() <= best.finish() * (1 + 1e-12)
+        && linksEndingLast(candidate, net) < linksEndingLast(best, net);
+  }
+
+  private static int linksEndingLast(CoflowPlan plan, NetworkProfile net) {
+    double last = plan.finish() * (1 - 1e-9);
+    int count = 0;
+    for (int j : plan.touched()) {
+      if (plan.received()[j] > 0 && net.in(j).timeToCarry(plan.received()[j]) >= last) {
+        count++;
+      }
+      if (plan.sent()[j] > 0 && net.out(j).timeToCarry(plan.sent()[j]) >= last) {
+        count++;
+      }
+    }
+    return count;
   }
 
   private static CoflowPlan evaluate(

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import org.coflowshuffle.core.model.Coflow;
 import org.coflowshuffle.core.model.Flow;
@@ -131,5 +132,26 @@ class EdgeCaseScheduleTest {
                         new Flow(3, 1, 63e6)))));
     double[] cct = ccts(inst, "rpc", SchemeOptions.defaults());
     assertEquals(3.76, cct[0], 0.01);
+  }
+
+  @Test
+  void placementFreesTwoSlowSendersAtOnce() {
+    // Six hosts hold 6 MB each, 1 MB for each of six reducers; H4 and H5 run at half rate. With
+    // no reducer on them, both slow uplinks send all 6 MB: 6 / 0.5 = 12 s. One reducer on each
+    // keeps 1 MB local there: 5 MB out and 5 MB in at 0.5 MB/s, 10 s, which no placement beats.
+    // Moving one reducer alone leaves the other slow uplink at 12 s; rpc must still get there.
+    List<Host> hosts = new ArrayList<>();
+    List<Reducer> reducers = new ArrayList<>();
+    List<Flow> flows = new ArrayList<>();
+    for (int h = 0; h < 6; h++) {
+      double rate = h < 4 ? 1e6 : 0.5e6;
+      hosts.add(new Host("H" + h, rate, rate, Host.UNLIMITED_SLOTS, true));
+      reducers.add(Reducer.free("r" + h));
+      for (int r = 0; r < 6; r++) {
+        flows.add(new Flow(h, r, 1e6));
+      }
+    }
+    Instance inst = new Instance(hosts, List.of(new Coflow("C", 0, reducers, flows)));
+    assertEquals(10.0, ccts(inst, "rpc", SchemeOptions.defaults())[0], 1e-9);
   }
 }
