@@ -125,6 +125,10 @@ public final class TerasortYarnCommand implements Command {
     }
     int hosts = f.positiveInt("--hosts", 6);
     int cores = f.positiveInt("--cores", 2);
+    if (cores > TestbedYarn.VCORES) {
+      throw new IllegalArgumentException(
+          "--cores: a testbed NodeManager offers " + TestbedYarn.VCORES + ", got " + cores);
+    }
     Options o =
         new Options(
             TerasortCommand.bytes(f.string("--size", "120m")),

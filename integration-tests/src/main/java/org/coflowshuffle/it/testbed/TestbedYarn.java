@@ -34,7 +34,7 @@ public final class TestbedYarn implements AutoCloseable {
   static final int AM_MB = 512 + EXECUTOR_OVERHEAD_MB;
 
   /** Cores each NodeManager offers, and the most one executor may ask for. */
-  static final int VCORES = 8;
+  public static final int VCORES = 8;
 
   /** The coflow NodeManager service: its name, its class (in the service JAR), its paced port. */
   public static final String SERVICE_NAME = "coflow_shuffle";

@@ -44,6 +44,11 @@ class TerasortYarnCommandTest {
     assertThrows(
         IllegalArgumentException.class,
         () -> TerasortYarnCommand.parse(new String[] {"--locality-wait", "-1"}));
+    assertEquals(8, TerasortYarnCommand.parse(new String[] {"--cores", "8"}).terasort().cores());
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> TerasortYarnCommand.parse(new String[] {"--cores", "9"}),
+        "more than a NodeManager offers");
     assertEquals(4, b.terasort().reducers(), "one per host");
     IllegalArgumentException e =
         assertThrows(
