@@ -23,6 +23,7 @@ import org.coflowshuffle.coordinator.cli.Command;
 import org.coflowshuffle.coordinator.cli.Flags;
 import org.coflowshuffle.core.model.Coflow;
 import org.coflowshuffle.core.model.Fabric;
+import org.coflowshuffle.core.model.Host;
 import org.coflowshuffle.core.model.Instance;
 import org.coflowshuffle.core.policy.SchemeOptions;
 import org.coflowshuffle.core.scheme.Schemes;
@@ -51,7 +52,7 @@ public final class SimulateCommand implements Command {
           + " [--topology fat-tree[:K]|vl2[:DA:DI[:SERVERS]]] [--width W] [--switch-gbps G]"
           + " [--delta SECONDS|none] [--resolution R] [--work-conserving] [--reference SCHEME]"
           + " [--port-gbps G]"
-          + " [--mapper-gbps G|drawn]"
+          + " [--mapper-gbps G|drawn] [--slots K]"
           + " [--trace FILE] [--out DIR] [--json]";
 
   /**
@@ -90,6 +91,7 @@ public final class SimulateCommand implements Command {
       long seed,
       double portBytesPerSec,
       double mapperBytesPerSec,
+      int slots,
       double delta,
       double resolution,
       boolean workConserving,
@@ -120,6 +122,7 @@ public final class SimulateCommand implements Command {
                 seed,
                 portBytesPerSec,
                 mapperBytesPerSec,
+                slots,
                 delta,
                 resolution,
                 workConserving,
@@ -231,6 +234,9 @@ public final class SimulateCommand implements Command {
                 synthetic.instance(
                     plan.hosts(), plan.coflows(), plan.rate(), plan.mapperBytesPerSec(), seed);
           };
+      if (plan.slots() != Host.UNLIMITED_SLOTS) {
+        instance = withReducerSlots(instance, plan.slots());
+      }
       double[] bounds = new double[instance.coflows().size()];
       double[] crossing = new double[bounds.length];
       for (int i = 0; i < bounds.length; i++) {
@@ -313,6 +319,21 @@ public final class SimulateCommand implements Command {
     }
   }
 
+  /**
+   * The instance with at most {@code slots} reducers at once on each host that may run reducers
+   * (section IV-D): reducers beyond the slots free wait for a later wave.
+   */
+  static Instance withReducerSlots(Instance instance, int slots) {
+    List<Host> hosts = new ArrayList<>(instance.hosts().size());
+    for (Host h : instance.hosts()) {
+      hosts.add(
+          h.canHostReducers()
+              ? new Host(h.id(), h.inBytesPerSec(), h.outBytesPerSec(), slots, true)
+              : h);
+    }
+    return new Instance(hosts, instance.coflows(), instance.fabric());
+  }
+
   private static Plan parse(String[] args) {
     Flags f =
         new Flags(
@@ -332,6 +353,7 @@ public final class SimulateCommand implements Command {
                 "--delta",
                 "--resolution",
                 "--mapper-gbps",
+                "--slots",
                 "--topology",
                 "--width",
                 "--switch-gbps"),
@@ -456,6 +478,7 @@ public final class SimulateCommand implements Command {
         "drawn".equals(f.string("--mapper-gbps", null))
             ? 0
             : f.positiveDouble("--mapper-gbps", RpcSynthetic.DEFAULT_MAPPER_GBPS) * 1.25e8,
+        f.has("--slots") ? f.positiveInt("--slots", 1) : Host.UNLIMITED_SLOTS,
         "none".equals(f.string("--delta", "none"))
             ? Double.POSITIVE_INFINITY
             : f.positiveDouble("--delta", Double.POSITIVE_INFINITY),
@@ -505,6 +528,9 @@ public final class SimulateCommand implements Command {
       root.put("delta", plan.delta());
     }
     root.put("resolution", plan.resolution());
+    if (plan.slots() != Host.UNLIMITED_SLOTS) {
+      root.put("slots", plan.slots());
+    }
     if (!plan.workload().equals("fb")) {
       root.put("hosts", plan.hosts());
       root.put("rate", plan.rate());

@@ -2,6 +2,7 @@ package org.coflowshuffle.simulator.cli;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -13,6 +14,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.List;
+import org.coflowshuffle.core.model.Coflow;
+import org.coflowshuffle.core.model.Flow;
+import org.coflowshuffle.core.model.Host;
+import org.coflowshuffle.core.model.Instance;
+import org.coflowshuffle.core.model.Reducer;
 import org.coflowshuffle.simulator.SharedTrace;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -121,6 +128,46 @@ class SimulateCommandTest {
     for (String png : new String[] {"cct-cdf.png", "ratio-vs-neat.png"}) {
       byte[] head = Arrays.copyOf(Files.readAllBytes(out.resolve(png)), 8);
       assertArrayEquals(new byte[] {(byte) 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'}, head, png);
+    }
+  }
+
+  @Test
+  void slotsLimitTheReducersOfEveryHostThatRunsThem() throws Exception {
+    assertUsage(run("--workload", "fb", "--slots", "0"), "--slots: expected positive integers");
+    Instance limited =
+        SimulateCommand.withReducerSlots(
+            new Instance(
+                List.of(Host.sender("m", 10), Host.of("r", 10, 10)),
+                List.of(
+                    new Coflow("c", 0, List.of(Reducer.free("x")), List.of(new Flow(0, 0, 5))))),
+            3);
+    assertEquals(Host.UNLIMITED_SLOTS, limited.hosts().get(0).reducerSlots());
+    assertFalse(limited.hosts().get(0).canHostReducers());
+    assertEquals(3, limited.hosts().get(1).reducerSlots());
+    Result r =
+        run(
+            "--workload",
+            "rpc-synthetic",
+            "--hosts",
+            "4",
+            "--coflows",
+            "6",
+            "--all-at-once",
+            "--slots",
+            "1",
+            "--schemes",
+            "rpc,fair",
+            "--trace",
+            SharedTrace.path().toString(),
+            "--json");
+    assertEquals(0, r.status(), r.err());
+    JsonNode root = new ObjectMapper().readTree(r.out());
+    assertEquals(1, root.get("slots").asInt());
+    for (String s : new String[] {"rpc", "fair"}) {
+      assertTrue(
+          root.get("schemes").get(s).get("averageCct").asDouble()
+              >= root.get("averageCctBound").asDouble() * (1 - 1e-9),
+          s);
     }
   }
 
