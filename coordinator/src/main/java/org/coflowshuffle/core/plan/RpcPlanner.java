@@ -17,6 +17,16 @@ public final class RpcPlanner implements Planner {
   private final PlacementMethod poured = new PouredPlacement();
   private final PlacementMethod greedy = new GreedyPlacement();
   private final PlacementMethod local = SlotAwarePlacer.localFirst(greedy);
+  private final boolean waves;
+
+  /**
+   * {@code waves}: a reducer may be left for a later wave where only slow hosts have slots, as in a
+   * run that places each reducer when it starts; false where every reducer must get a host now (the
+   * placement of a stage that the cluster starts).
+   */
+  public RpcPlanner(boolean waves) {
+    this.waves = waves;
+  }
 
   @Override
   public CoflowPlan plan(CoflowDemand d, NetworkProfile net) {
@@ -31,6 +41,12 @@ public final class RpcPlanner implements Planner {
     CoflowPlan best = null;
     for (PlacementMethod method : methods) {
       best = better(best, PlanEvaluator.evaluate(d, SlotAwarePlacer.place(d, net, method), net));
+      if (waves && net.slotsLimited()) {
+        best =
+            better(
+                best,
+                PlanEvaluator.evaluate(d, SlotAwarePlacer.placeKeepingRule(d, net, method), net));
+      }
     }
     if (net.anySlotFreeingLater()) { // the methods do not see when slots free: try without them
       for (PlacementMethod method : methods) {

@@ -21,7 +21,17 @@ public final class SlotAwarePlacer {
    * now or freeing later.
    */
   public static int[] place(CoflowDemand d, NetworkProfile net, PlacementMethod method) {
-    return place(d, net, method, false);
+    return place(d, net, method, false, false);
+  }
+
+  /**
+   * As {@link #place(CoflowDemand, NetworkProfile, PlacementMethod)}, but a reducer that {@link
+   * SlowHostRule} allows no host with a slot left waits for a later wave instead of taking a slow
+   * host: for runs that place each reducer when it starts, where it can take a fast host's slot
+   * once one frees.
+   */
+  public static int[] placeKeepingRule(CoflowDemand d, NetworkProfile net, PlacementMethod method) {
+    return place(d, net, method, false, true);
   }
 
   /**
@@ -29,12 +39,16 @@ public final class SlotAwarePlacer {
    * null when they are too few for every reducer.
    */
   public static int[] placeNow(CoflowDemand d, NetworkProfile net, PlacementMethod method) {
-    int[] hostOf = place(d, net, method, true);
+    int[] hostOf = place(d, net, method, true, false);
     return Arrays.stream(hostOf).allMatch(h -> h >= 0) ? hostOf : null;
   }
 
   private static int[] place(
-      CoflowDemand d, NetworkProfile net, PlacementMethod method, boolean nowOnly) {
+      CoflowDemand d,
+      NetworkProfile net,
+      PlacementMethod method,
+      boolean nowOnly,
+      boolean keepRule) {
     int m = net.hostCount();
     int[] hostOf = new int[d.reducers()];
     double[] loads = new double[m];
@@ -67,7 +81,11 @@ public final class SlotAwarePlacer {
       double[] speeds = eligibleSpeeds(eligible, net);
       Map<Double, List<Integer>> classes = new LinkedHashMap<>();
       for (int n : GreedyPlacement.bySizeDescending(d, open.stream().mapToInt(i -> i).toArray())) {
-        classes.computeIfAbsent(slowestAllowed(least, n, speeds), c -> new ArrayList<>()).add(n);
+        double key = slowestAllowed(least, n, speeds);
+        if (keepRule && least != null && key < least[n]) {
+          continue; // no host the rule allows has a slot: it waits
+        }
+        classes.computeIfAbsent(key, c -> new ArrayList<>()).add(n);
       }
       open.clear();
       for (Map.Entry<Double, List<Integer>> c : classes.entrySet()) {

@@ -77,7 +77,9 @@ public final class Schemes {
   public static SchedulingPolicy create(String name, SchemeOptions options) {
     double delta = options.starvationThreshold();
     return switch (require(name)) {
-      case "rpc" -> new SrtfPolicy("rpc", new RpcPlanner(), new ReceiverDrivenRates(), options);
+      case "rpc" ->
+          new SrtfPolicy(
+              "rpc", new RpcPlanner(!options.placeAll()), new ReceiverDrivenRates(), options);
       case "rpc-faithful" ->
           new SrtfPolicy(
               "rpc-faithful",

@@ -62,6 +62,7 @@ public final class SrtfPolicy implements SchedulingPolicy {
   private final double delta;
   private final boolean workConserving;
   private final boolean placeAll;
+  private final boolean planEvery; // no early stop (see the class comment)
 
   public SrtfPolicy(String name, Planner planner, RateRule rates, SchemeOptions options) {
     this.name = name;
@@ -70,6 +71,22 @@ public final class SrtfPolicy implements SchedulingPolicy {
     this.delta = options.starvationThreshold();
     this.workConserving = options.workConserving();
     this.placeAll = options.placeAll();
+    this.planEvery = placeAll;
+  }
+
+  private SrtfPolicy(SrtfPolicy p) {
+    this.name = p.name;
+    this.planner = p.planner;
+    this.rates = p.rates;
+    this.delta = p.delta;
+    this.workConserving = p.workConserving;
+    this.placeAll = p.placeAll;
+    this.planEvery = true;
+  }
+
+  /** The same scheme planning every coflow at each invocation, without the early stop. */
+  SrtfPolicy planningEvery() {
+    return new SrtfPolicy(this);
   }
 
   @Override
@@ -126,7 +143,7 @@ public final class SrtfPolicy implements SchedulingPolicy {
         queue.add(new Entry(key(PlanEvaluator.lowerBound(d, net), d, net), i, -1, d, null));
       }
     }
-    while (!queue.isEmpty() && (workConserving || placeAll || anyMayReceiveNow(queue, net))) {
+    while (!queue.isEmpty() && (workConserving || planEvery || anyMayReceiveNow(queue, net))) {
       Entry e = queue.poll();
       if (e.version() != net.epoch()) {
         CoflowPlan p =

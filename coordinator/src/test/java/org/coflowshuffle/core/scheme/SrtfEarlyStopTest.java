@@ -24,24 +24,26 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Algorithm 1 stops planning once no coflow left may receive now; that must change no rate and no
- * placement of a coflow that moves, only leave the waiting ones unplaced, and {@code placeAll} must
- * still place them.
+ * placement of a coflow that moves (against the same scheme planning every coflow), only leave the
+ * waiting ones unplaced, and {@code placeAll} must still place them.
  */
 class SrtfEarlyStopTest {
 
   private static final double[] GBPS = {0.1, 0.2, 0.5, 1, 10, 40};
 
-  /** Decides with both settings on every view, compares, and goes on with the early stop. */
+  /** Decides with and without the early stop on every view, compares, and goes on with it. */
   private static final class Compared implements SchedulingPolicy {
     final SchedulingPolicy stops;
-    final SchedulingPolicy placesAll;
+    final SchedulingPolicy plansAll;
     int decisions;
     int leftUnplaced; // coflows the early stop left without a host that placeAll placed
     ClusterView first;
 
     Compared(String scheme, long seed) {
       stops = Schemes.create(scheme, new SchemeOptions(seed, 1e9, false, false));
-      placesAll = Schemes.create(scheme, new SchemeOptions(seed, 1e9, false, true));
+      plansAll =
+          ((SrtfPolicy) Schemes.create(scheme, new SchemeOptions(seed, 1e9, false)))
+              .planningEvery();
     }
 
     @Override
@@ -53,7 +55,7 @@ class SrtfEarlyStopTest {
     public Decision decide(ClusterView view) {
       first = first == null ? view : first;
       Decision a = stops.decide(view);
-      Decision b = placesAll.decide(view);
+      Decision b = plansAll.decide(view);
       for (int i = 0; i < view.coflows().size(); i++) {
         CoflowAssignment x = a.assignments().get(i);
         CoflowAssignment y = b.assignments().get(i);
@@ -161,6 +163,11 @@ class SrtfEarlyStopTest {
     assertArrayEquals(
         new int[] {-1}, fresh.stops.decide(compared.first).assignments().get(1).hostOf());
     assertArrayEquals(
-        new int[] {1}, fresh.placesAll.decide(compared.first).assignments().get(1).hostOf());
+        new int[] {1},
+        Schemes.create("rpc", new SchemeOptions(1, 1e9, false, true))
+            .decide(compared.first)
+            .assignments()
+            .get(1)
+            .hostOf());
   }
 }
