@@ -182,21 +182,49 @@ public final class PlanEvaluator {
    * coflows until they are planned. With locality no byte is surely remote, so it is just "now".
    */
   public static double lowerBound(CoflowDemand d, NetworkProfile net) {
-    double now = net.now();
+    return net.now() + Math.max(unpinnedBound(d, net), pinnedBound(d, net));
+  }
+
+  /**
+   * Seconds from now that the coflow's pinned reducers need on their hosts at the least (their
+   * bytes over the host's whole incoming bandwidth): the part of {@link #lowerBound} that its
+   * placement so far fixed. 0 with locality or nothing pinned.
+   */
+  static double pinnedBound(CoflowDemand d, NetworkProfile net) {
     if (d.hasLocality()) {
-      return now;
+      return 0;
+    }
+    double[] pinned = null; // bytes each host must receive for pinned reducers
+    for (int n = 0; n < d.reducers(); n++) {
+      int h = d.pinnedHost(n);
+      if (h >= 0) {
+        pinned = pinned == null ? new double[net.hostCount()] : pinned;
+        pinned[h] += d.work(n);
+      }
+    }
+    double bound = 0;
+    for (int j = 0; pinned != null && j < pinned.length; j++) {
+      if (pinned[j] > 0) {
+        bound = Math.max(bound, pinned[j] / net.hosts().get(j).inBytesPerSec());
+      }
+    }
+    return bound;
+  }
+
+  /**
+   * {@link #lowerBound} less its pinned part, in seconds from now: what any placement of the coflow
+   * needs, the reducers placed so far aside.
+   */
+  static double unpinnedBound(CoflowDemand d, NetworkProfile net) {
+    if (d.hasLocality()) {
+      return 0;
     }
     double total = 0;
     double largest = 0;
-    double[] pinned = null; // bytes each host must receive for pinned reducers
     for (int n = 0; n < d.reducers(); n++) {
       total += d.work(n);
-      int h = d.pinnedHost(n);
-      if (h < 0) {
+      if (d.pinnedHost(n) < 0) {
         largest = Math.max(largest, d.work(n));
-      } else {
-        pinned = pinned == null ? new double[net.hostCount()] : pinned;
-        pinned[h] += d.work(n);
       }
     }
     double sumIn = 0;
@@ -208,11 +236,6 @@ public final class PlanEvaluator {
       }
     }
     double bound = total > 0 ? total / sumIn : 0;
-    for (int j = 0; pinned != null && j < pinned.length; j++) {
-      if (pinned[j] > 0) {
-        bound = Math.max(bound, pinned[j] / net.hosts().get(j).inBytesPerSec());
-      }
-    }
     bound = Math.max(bound, largest > 0 ? largest / fastest : 0);
     int[] senders = d.senders();
     double[] bytes = d.senderBytes();
@@ -221,6 +244,6 @@ public final class PlanEvaluator {
         bound = Math.max(bound, bytes[i] / net.hosts().get(senders[i]).outBytesPerSec());
       }
     }
-    return now + bound;
+    return bound;
   }
 }

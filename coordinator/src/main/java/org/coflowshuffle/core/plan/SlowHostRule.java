@@ -3,14 +3,15 @@ package org.coflowshuffle.core.plan;
 /**
  * Keeps a reducer off hosts so slow that it alone would take far longer there than its whole coflow
  * needs at best: reducer n may go to host j only if w_n / b_j is at most {@link #FACTOR} times the
- * coflow's isolated lower bound ({@link PlanEvaluator#lowerBound}). Placement against the bandwidth
- * other coflows hold would otherwise put the reducers of a coflow that is not served first on the
- * slow hosts free now; once started there they cannot move, and under a stream of arrivals the
- * coflow then runs for as long as its slowest host needs, long after the fast hosts it waited for
- * have freed (docs/results.md, "Keeping reducers off slow hosts"). Reducers for which no allowed
- * host has a slot are placed without the rule, or, where reducers may wait for a later wave, left
- * for one ({@link SlotAwarePlacer#placeKeepingRule}). Where the coflow has locality the bound is
- * trivial and the rule is off.
+ * coflow's isolated lower bound ({@link PlanEvaluator#lowerBound} without its pinned reducers), or
+ * than its pinned reducers need on their hosts, which it would not delay. Placement against the
+ * bandwidth other coflows hold would otherwise put the reducers of a coflow that is not served
+ * first on the slow hosts free now; once started there they cannot move, and under a stream of
+ * arrivals the coflow then runs for as long as its slowest host needs, long after the fast hosts it
+ * waited for have freed (docs/results.md, "Keeping reducers off slow hosts"). Reducers for which no
+ * allowed host has a slot are placed without the rule, or, where reducers may wait for a later
+ * wave, left for one ({@link SlotAwarePlacer#placeKeepingRule}). Where the coflow has locality the
+ * bound is trivial and the rule is off.
  */
 final class SlowHostRule {
 
@@ -24,13 +25,16 @@ final class SlowHostRule {
    * the rule does not apply.
    */
   static double[] slowestAllowed(CoflowDemand d, NetworkProfile net) {
-    double bound = PlanEvaluator.lowerBound(d, net) - net.now();
-    if (!(bound > 0)) {
+    // The reducers already pinned count only at their own time, not four times it: else each
+    // reducer started on a slower host would let the next go to a slower one still.
+    double allowed =
+        Math.max(FACTOR * PlanEvaluator.unpinnedBound(d, net), PlanEvaluator.pinnedBound(d, net));
+    if (!(allowed > 0)) {
       return null;
     }
     double[] least = new double[d.reducers()];
     for (int n = 0; n < least.length; n++) {
-      least[n] = d.work(n) / (FACTOR * bound);
+      least[n] = d.work(n) / allowed;
     }
     return least;
   }
