@@ -1,5 +1,6 @@
 package org.coflowshuffle.core.plan;
 
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -40,12 +41,13 @@ public final class RpcPlanner implements Planner {
             : List.of(poured, greedy);
     CoflowPlan best = null;
     for (PlacementMethod method : methods) {
-      best = better(best, PlanEvaluator.evaluate(d, SlotAwarePlacer.place(d, net, method), net));
+      int[] placed = SlotAwarePlacer.place(d, net, method);
+      best = better(best, PlanEvaluator.evaluate(d, placed, net));
       if (waves && net.slotsLimited()) {
-        best =
-            better(
-                best,
-                PlanEvaluator.evaluate(d, SlotAwarePlacer.placeKeepingRule(d, net, method), net));
+        int[] kept = SlotAwarePlacer.placeKeepingRule(d, net, method);
+        if (!Arrays.equals(kept, placed)) { // every reducer had an allowed host: nothing new
+          best = better(best, PlanEvaluator.evaluate(d, kept, net));
+        }
       }
     }
     if (net.anySlotFreeingLater()) { // the methods do not see when slots free: try without them

@@ -59,34 +59,25 @@ public final class SrtfPolicy implements SchedulingPolicy {
   private final String name;
   private final Planner planner;
   private final RateRule rates;
-  private final double delta;
-  private final boolean workConserving;
-  private final boolean placeAll;
+  private final SchemeOptions options;
   private final boolean planEvery; // no early stop (see the class comment)
 
   public SrtfPolicy(String name, Planner planner, RateRule rates, SchemeOptions options) {
+    this(name, planner, rates, options, options.placeAll());
+  }
+
+  private SrtfPolicy(
+      String name, Planner planner, RateRule rates, SchemeOptions options, boolean planEvery) {
     this.name = name;
     this.planner = planner;
     this.rates = rates;
-    this.delta = options.starvationThreshold();
-    this.workConserving = options.workConserving();
-    this.placeAll = options.placeAll();
-    this.planEvery = placeAll;
-  }
-
-  private SrtfPolicy(SrtfPolicy p) {
-    this.name = p.name;
-    this.planner = p.planner;
-    this.rates = p.rates;
-    this.delta = p.delta;
-    this.workConserving = p.workConserving;
-    this.placeAll = p.placeAll;
-    this.planEvery = true;
+    this.options = options;
+    this.planEvery = planEvery;
   }
 
   /** The same scheme planning every coflow at each invocation, without the early stop. */
   SrtfPolicy planningEvery() {
-    return new SrtfPolicy(this);
+    return new SrtfPolicy(name, planner, rates, options, true);
   }
 
   @Override
@@ -119,6 +110,7 @@ public final class SrtfPolicy implements SchedulingPolicy {
     CoflowAssignment[] out = new CoflowAssignment[active.size()];
     List<Integer> starving = new ArrayList<>();
     double wakeUp = Double.POSITIVE_INFINITY;
+    double delta = options.starvationThreshold();
     for (int i = 0; i < active.size(); i++) {
       if (active.get(i).waitingSince() >= delta) { // >=: it is woken exactly at delta
         starving.add(i);
@@ -143,7 +135,8 @@ public final class SrtfPolicy implements SchedulingPolicy {
         queue.add(new Entry(key(PlanEvaluator.lowerBound(d, net), d, net), i, -1, d, null));
       }
     }
-    while (!queue.isEmpty() && (workConserving || planEvery || anyMayReceiveNow(queue, net))) {
+    while (!queue.isEmpty()
+        && (options.workConserving() || planEvery || anyMayReceiveNow(queue, net))) {
       Entry e = queue.poll();
       if (e.version() != net.epoch()) {
         CoflowPlan p =
@@ -170,7 +163,7 @@ public final class SrtfPolicy implements SchedulingPolicy {
       out[e.index()] =
           new CoflowAssignment(hostOf, zeros.computeIfAbsent(a.remaining().length, double[]::new));
     }
-    if (workConserving) {
+    if (options.workConserving()) {
       fillIdleBandwidth(active, out, net);
     }
     return new Decision(Arrays.asList(out), wakeUp);
