@@ -1,15 +1,20 @@
 package org.coflowshuffle.simulator;
 
 import org.coflowshuffle.core.model.Instance;
+import org.coflowshuffle.core.policy.PairwisePolicy;
 import org.coflowshuffle.core.policy.SchemeOptions;
 import org.coflowshuffle.core.schedule.CoflowSchedule;
+import org.coflowshuffle.core.schedule.PairRunner;
 import org.coflowshuffle.core.schedule.Schedule;
 import org.coflowshuffle.core.schedule.ScheduleRunner;
 import org.coflowshuffle.core.scheme.Schemes;
 
 /**
  * One scheme on one instance through the exact event-driven runner, the same policy objects the
- * live coordinator uses: per-coflow completion times and the time of every decision.
+ * live coordinator uses: per-coflow completion times and the time of every decision. A scheme whose
+ * rates go by host pair ({@link PairwisePolicy}, per-flow fair sharing) runs by pairs where the
+ * instance allows it ({@link PairRunner#accepts}): the same completion times, without moving every
+ * flow in flight at every event.
  */
 public final class Simulation {
 
@@ -34,9 +39,12 @@ public final class Simulation {
    */
   public static Outcome run(
       Instance instance, String scheme, SchemeOptions options, double resolution) {
-    TimedPolicy timed = new TimedPolicy(Schemes.create(scheme, options), Integer.MAX_VALUE);
+    TimedPolicy timed = TimedPolicy.of(Schemes.create(scheme, options), Integer.MAX_VALUE);
     long start = System.nanoTime();
-    Schedule schedule = ScheduleRunner.completionTimes(instance, timed, resolution);
+    Schedule schedule =
+        timed instanceof PairwisePolicy pairwise && PairRunner.accepts(instance)
+            ? PairRunner.completionTimes(instance, pairwise, resolution)
+            : ScheduleRunner.completionTimes(instance, timed, resolution);
     double wall = (System.nanoTime() - start) / 1e9;
     double[] cct = new double[schedule.coflows().size()];
     for (CoflowSchedule c : schedule.coflows()) {

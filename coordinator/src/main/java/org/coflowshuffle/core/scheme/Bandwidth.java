@@ -17,7 +17,11 @@ final class Bandwidth {
 
   /** Outgoing bytes per second of every host, a fresh array the caller may spend. */
   static double[] outgoing(ClusterView view) {
-    List<Host> hosts = view.hosts();
+    return outgoing(view.hosts());
+  }
+
+  /** Outgoing bytes per second of every host, a fresh array the caller may spend. */
+  static double[] outgoing(List<Host> hosts) {
     double[] out = new double[hosts.size()];
     for (int j = 0; j < out.length; j++) {
       out[j] = hosts.get(j).outBytesPerSec();
@@ -27,7 +31,11 @@ final class Bandwidth {
 
   /** Incoming bytes per second of every host, a fresh array the caller may spend. */
   static double[] incoming(ClusterView view) {
-    List<Host> hosts = view.hosts();
+    return incoming(view.hosts());
+  }
+
+  /** Incoming bytes per second of every host, a fresh array the caller may spend. */
+  static double[] incoming(List<Host> hosts) {
     double[] in = new double[hosts.size()];
     for (int j = 0; j < in.length; j++) {
       in[j] = hosts.get(j).inBytesPerSec();

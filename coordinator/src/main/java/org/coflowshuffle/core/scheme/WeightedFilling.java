@@ -4,6 +4,7 @@ import java.util.Arrays;
 import java.util.function.IntPredicate;
 import org.coflowshuffle.core.policy.ActiveCoflow;
 import org.coflowshuffle.core.policy.ClusterView;
+import org.coflowshuffle.core.util.IndexedMinHeap;
 
 /**
  * Weighted max-min fair rates by progressive filling, on the bandwidth a caller has left: every
@@ -35,7 +36,11 @@ final class WeightedFilling {
 
   /** {@code reuse} if it serves the view's cluster size, else a new instance. */
   static WeightedFilling forHosts(WeightedFilling reuse, ClusterView view) {
-    int m = view.hosts().size();
+    return forHosts(reuse, view.hosts().size());
+  }
+
+  /** {@code reuse} if it serves {@code m} hosts, else a new instance. */
+  static WeightedFilling forHosts(WeightedFilling reuse, int m) {
     return reuse != null && reuse.hosts == m ? reuse : new WeightedFilling(m);
   }
 
@@ -180,7 +185,7 @@ final class WeightedFilling {
       unfrozenWeight[l] = weightUnfrozen(l, start, onLink, frozen);
     }
     double[] summedWeight = unfrozenWeight.clone(); // as last summed pair by pair
-    LinkHeap byLevel = new LinkHeap(2 * hosts);
+    IndexedMinHeap byLevel = new IndexedMinHeap(2 * hosts); // links still filling
     for (int l = 0; l < 2 * hosts; l++) {
       if (unfrozen[l] > 0) {
         byLevel.set(l, left[l] / unfrozenWeight[l]);
@@ -188,7 +193,7 @@ final class WeightedFilling {
     }
     while (!byLevel.isEmpty()) {
       int l = byLevel.first();
-      double level = byLevel.level(l);
+      double level = byLevel.firstKey();
       if (level == Double.POSITIVE_INFINITY) {
         throw new IllegalStateException("flows between hosts of unlimited bandwidth");
       }
@@ -223,98 +228,5 @@ final class WeightedFilling {
     }
     pairs = 0;
     return perWeight;
-  }
-
-  /**
-   * The links still filling, by the level at which each fills (ties by link number): a binary heap
-   * over primitive arrays that knows where each link is, so that a link's level can change in place
-   * as pairs on it freeze elsewhere.
-   */
-  private static final class LinkHeap {
-    private final int[] heap; // links, heap-ordered by level
-    private final int[] at; // per link, its index in heap, or -1
-    private final double[] level;
-    private int size;
-
-    LinkHeap(int links) {
-      heap = new int[links];
-      at = new int[links];
-      level = new double[links];
-      Arrays.fill(at, -1);
-    }
-
-    boolean isEmpty() {
-      return size == 0;
-    }
-
-    int first() {
-      return heap[0];
-    }
-
-    double level(int link) {
-      return level[link];
-    }
-
-    /** Adds the link, or moves it to its new level. */
-    void set(int link, double newLevel) {
-      level[link] = newLevel;
-      if (at[link] < 0) {
-        at[link] = size;
-        heap[size++] = link;
-      }
-      up(at[link]);
-      down(at[link]);
-    }
-
-    void remove(int link) {
-      int i = at[link];
-      if (i < 0) {
-        return;
-      }
-      at[link] = -1;
-      int last = heap[--size];
-      if (i < size) {
-        heap[i] = last;
-        at[last] = i;
-        up(i);
-        down(at[last]);
-      }
-    }
-
-    private boolean before(int a, int b) {
-      return level[a] < level[b] || level[a] == level[b] && a < b;
-    }
-
-    private void up(int i) {
-      while (i > 0 && before(heap[i], heap[(i - 1) / 2])) {
-        swap(i, (i - 1) / 2);
-        i = (i - 1) / 2;
-      }
-    }
-
-    private void down(int i) {
-      while (true) {
-        int c = 2 * i + 1;
-        if (c >= size) {
-          return;
-        }
-        if (c + 1 < size && before(heap[c + 1], heap[c])) {
-          c++;
-        }
-        if (!before(heap[c], heap[i])) {
-          return;
-        }
-        swap(i, c);
-        i = c;
-      }
-    }
-
-    private void swap(int i, int j) {
-      int a = heap[i];
-      heap[i] = heap[j];
-      heap[j] = a;
-      at[heap[i]] = i;
-      at[heap[j]] = j;
-    }
   }
 }
