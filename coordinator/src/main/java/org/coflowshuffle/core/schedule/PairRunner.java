@@ -384,9 +384,8 @@ public final class PairRunner {
 
   /**
    * The flows of one pair by the clock reading at which each ends, with its coflow: a four-ary heap
-   * over two primitive arrays. A pair may hold a thousand flows and a run a quarter of a billion,
-   * so most flows end in a heap that is not in the cache; four children side by side halve the
-   * levels a removal walks, and so its cache misses, against a binary heap.
+   * (half the levels of a binary one) over two primitive arrays, since a pair may hold a thousand
+   * flows and a run a quarter of a billion.
    */
   private static final class FlowHeap {
     private double[] end = new double[4];

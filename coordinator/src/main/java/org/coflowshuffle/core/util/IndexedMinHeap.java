@@ -53,11 +53,6 @@ public final class IndexedMinHeap {
     return keyAt[0];
   }
 
-  /** The key of an item in the heap. */
-  public double key(int item) {
-    return keyAt[at[item]];
-  }
-
   /** Adds the item, or moves it to its new key. */
   public void set(int item, double newKey) {
     int i = at[item];
