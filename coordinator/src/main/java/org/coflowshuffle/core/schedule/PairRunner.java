@@ -2,7 +2,6 @@ package org.coflowshuffle.core.schedule;
 
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
 import org.coflowshuffle.core.model.Coflow;
 import org.coflowshuffle.core.model.FlowTable;
@@ -39,8 +38,6 @@ import org.coflowshuffle.core.util.IndexedMinHeap;
  */
 public final class PairRunner {
 
-  private static final double RATE_SLACK = 1e-9;
-
   private final Instance instance;
   private final PairwisePolicy policy;
   private final double resolution;
@@ -66,9 +63,7 @@ public final class PairRunner {
       throw new IllegalArgumentException(
           "the pair runner needs one non-blocking switch and unlimited reducer slots");
     }
-    if (!(resolution >= 0) || Double.isInfinite(resolution)) {
-      throw new IllegalArgumentException("resolution must be finite and >= 0, not " + resolution);
-    }
+    RunnerRules.checkResolution(resolution);
     this.instance = instance;
     this.policy = policy;
     this.resolution = resolution;
@@ -116,11 +111,7 @@ public final class PairRunner {
 
   private Schedule run() {
     List<Coflow> coflows = instance.coflows();
-    Integer[] order = new Integer[coflows.size()];
-    for (int i = 0; i < order.length; i++) {
-      order[i] = i;
-    }
-    Arrays.sort(order, Comparator.comparingDouble((Integer i) -> coflows.get(i).arrival()));
+    Integer[] order = RunnerRules.arrivalOrder(coflows);
     int next = 0; // next arrival, in order
     int oldest = 0; // first coflow in arrival order that may still be active
     int active = 0;
@@ -153,14 +144,7 @@ public final class PairRunner {
       double until = Math.min(nextArrival, Math.max(firstFlowEnd, tick));
       if (until == Double.POSITIVE_INFINITY) {
         if (active > 0) {
-          throw new IllegalStateException(
-              "scheme "
-                  + policy.name()
-                  + " stalled at t="
-                  + now
-                  + " s: "
-                  + active
-                  + " coflows left and no flow has a rate");
+          throw RunnerRules.stalled(policy.name(), now, active);
         }
         continue;
       }
@@ -328,15 +312,7 @@ public final class PairRunner {
       }
     }
     byEnd.fill(moving, ends, ordered);
-    for (int j = 0; j < m; j++) {
-      Host h = hosts.get(j);
-      if (in[j] > h.inBytesPerSec() * (1 + RATE_SLACK) + 1e-6
-          || out[j] > h.outBytesPerSec() * (1 + RATE_SLACK) + 1e-6) {
-        throw violation(
-            now,
-            "exceeded the bandwidth of host " + h.id() + " (in " + in[j] + ", out " + out[j] + ")");
-      }
-    }
+    RunnerRules.checkHostLinks(policy.name(), now, hosts, in, out);
   }
 
   /**
@@ -379,7 +355,7 @@ public final class PairRunner {
   }
 
   private IllegalStateException violation(double now, String what) {
-    return new IllegalStateException("scheme " + policy.name() + " at t=" + now + " s " + what);
+    return RunnerRules.violation(policy.name(), now, what);
   }
 
   /**

@@ -1,8 +1,6 @@
 package org.coflowshuffle.core.schedule;
 
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
 import org.coflowshuffle.core.model.Coflow;
 import org.coflowshuffle.core.model.Fabric;
@@ -24,8 +22,6 @@ import org.coflowshuffle.core.policy.SchedulingPolicy;
  */
 public final class ScheduleRunner {
 
-  private static final double RATE_SLACK = 1e-9;
-
   private final Instance instance;
   private final SchedulingPolicy policy;
   private final boolean keepSegments;
@@ -35,9 +31,7 @@ public final class ScheduleRunner {
 
   private ScheduleRunner(
       Instance instance, SchedulingPolicy policy, boolean keepSegments, double resolution) {
-    if (!(resolution >= 0) || Double.isInfinite(resolution)) {
-      throw new IllegalArgumentException("resolution must be finite and >= 0, not " + resolution);
-    }
+    RunnerRules.checkResolution(resolution);
     this.instance = instance;
     this.policy = policy;
     this.keepSegments = keepSegments;
@@ -165,12 +159,7 @@ public final class ScheduleRunner {
   }
 
   private Schedule run() {
-    Integer[] order = new Integer[states.length];
-    for (int i = 0; i < order.length; i++) {
-      order[i] = i;
-    }
-    Arrays.sort(
-        order, Comparator.comparingDouble((Integer i) -> instance.coflows().get(i).arrival()));
+    Integer[] order = RunnerRules.arrivalOrder(instance.coflows());
     List<State> active = new ArrayList<>();
     int next = 0;
     double now = order.length > 0 ? instance.coflows().get(order[0]).arrival() : 0;
@@ -208,14 +197,7 @@ public final class ScheduleRunner {
       if (until == Double.POSITIVE_INFINITY) {
         finishIdle(active, now, keepSegments);
         if (!active.isEmpty()) {
-          throw new IllegalStateException(
-              "scheme "
-                  + policy.name()
-                  + " stalled at t="
-                  + now
-                  + " s: "
-                  + active.size()
-                  + " coflows left and no flow has a rate");
+          throw RunnerRules.stalled(policy.name(), now, active.size());
         }
         continue;
       }
@@ -341,7 +323,7 @@ public final class ScheduleRunner {
     }
     double[] capacity = fabric.capacities(hosts);
     for (int l = 2 * hosts.size(); l < load.length; l++) {
-      if (load[l] > capacity[l] * (1 + RATE_SLACK) + 1e-6) {
+      if (load[l] > capacity[l] * (1 + RunnerRules.RATE_SLACK) + 1e-6) {
         throw violation(
             now,
             "exceeded inner link "
@@ -355,15 +337,7 @@ public final class ScheduleRunner {
                 + " B/s)");
       }
     }
-    for (int j = 0; j < hosts.size(); j++) {
-      Host h = hosts.get(j);
-      if (in[j] > h.inBytesPerSec() * (1 + RATE_SLACK) + 1e-6
-          || out[j] > h.outBytesPerSec() * (1 + RATE_SLACK) + 1e-6) {
-        throw violation(
-            now,
-            "exceeded the bandwidth of host " + h.id() + " (in " + in[j] + ", out " + out[j] + ")");
-      }
-    }
+    RunnerRules.checkHostLinks(policy.name(), now, hosts, in, out);
     int[] used = new int[hosts.size()];
     for (State s : active) {
       boolean[] busy = busyReducers(s);
@@ -519,7 +493,7 @@ public final class ScheduleRunner {
   }
 
   private IllegalStateException violation(double now, String what) {
-    return new IllegalStateException("scheme " + policy.name() + " at t=" + now + " s " + what);
+    return RunnerRules.violation(policy.name(), now, what);
   }
 
   private Schedule result() {

@@ -61,21 +61,13 @@ class PairRunnerTest {
   }
 
   /**
-   * Three senders send 1, 2 and 5 B to one reducer behind a 1 B/s link: shared fairly, the coflow
-   * ends at 8 s exactly; at resolution 10 the flow ending at 5 s frees nothing until the next
-   * decision, and it ends at 11 s (as the flow runner's own test works out).
+   * The flow runner's own case ({@link RunnerResolutionTest#threeFlows}): three flows of 1, 2 and 5
+   * B into one 1 B/s link end at 8 s exactly; at resolution 10 the flow ending at 5 s frees nothing
+   * until the next decision, and they end at 11 s.
    */
   @Test
   void threeFlowsIntoOneLink() {
-    List<Host> hosts =
-        List.of(Host.sender("A", 1), Host.sender("B", 1), Host.sender("C", 1), Host.of("R", 1, 1));
-    Coflow c =
-        new Coflow(
-            "C1",
-            0,
-            List.of(Reducer.free("r")),
-            List.of(new Flow(0, 0, 1), new Flow(1, 0, 2), new Flow(2, 0, 5)));
-    Instance inst = new Instance(hosts, List.of(c));
+    Instance inst = RunnerResolutionTest.threeFlows();
     assertEquals(8.0, PairRunner.completionTimes(inst, fair(), 0).coflows().get(0).cct(), 1e-9);
     assertEquals(11.0, PairRunner.completionTimes(inst, fair(), 10).coflows().get(0).cct(), 1e-9);
   }

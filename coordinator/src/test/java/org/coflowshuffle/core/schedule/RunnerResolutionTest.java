@@ -23,7 +23,7 @@ class RunnerResolutionTest {
    * 3 s later), so the last flow keeps 1/2 and ends at 11 s; the first ending, at 3 s, comes while
    * the coflow's age at the decision before it is 0, so it still wakes the policy.
    */
-  private static Instance threeFlows() {
+  static Instance threeFlows() {
     List<Host> hosts =
         List.of(Host.sender("A", 1), Host.sender("B", 1), Host.sender("C", 1), Host.of("R", 1, 1));
     Coflow c =
