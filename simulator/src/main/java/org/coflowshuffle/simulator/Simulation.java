@@ -13,8 +13,8 @@ import org.coflowshuffle.core.scheme.Schemes;
  * One scheme on one instance through the exact event-driven runner, the same policy objects the
  * live coordinator uses: per-coflow completion times and the time of every decision. A scheme whose
  * rates go by host pair ({@link PairwisePolicy}, per-flow fair sharing) runs by pairs where the
- * instance allows it ({@link PairRunner#accepts}): the same completion times, without moving every
- * flow in flight at every event.
+ * instance allows it ({@link PairRunner#accepts}): the same completion times up to rounding,
+ * without moving every flow in flight at every event.
  */
 public final class Simulation {
 
