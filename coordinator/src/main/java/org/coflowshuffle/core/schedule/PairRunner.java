@@ -46,6 +46,8 @@ public final class PairRunner {
   private final int[] pairAt; // src * m + dst -> pair, or -1 before the pair's first flow
   private int[] from = new int[64];
   private int[] to = new int[64];
+  // inFlight and firstEnd mirror each pair's heap (its size and first end), so that a decision's
+  // loops over every pair read arrays instead of a quarter of a million heap objects
   private int[] inFlight = new int[64]; // flows of the pair that have bytes left
   private double[] rate = new double[64]; // of each of the pair's flows since the last decision
   private double[] clock = new double[64]; // bytes each flow of the pair received, read at `since`
