@@ -238,9 +238,8 @@ public final class PairRunner {
     }
     for (int r = 0; r < placed.length; r++) {
       int h = placed[r];
-      String id = coflow.reducers().get(r).id();
       if (a.pinned()[r] ? h != a.hostOf()[r] : h < 0 || h >= m || !hosts.get(h).canHostReducers()) {
-        throw violation(now, "placed reducer " + id + " on host " + h);
+        throw violation(now, "placed reducer " + coflow.reducers().get(r).id() + " on host " + h);
       }
     }
     return placed.clone();
