@@ -4,7 +4,9 @@ import org.coflowshuffle.core.model.Coflow;
 
 /**
  * A coflow that has arrived and is not finished, as a policy sees it at one instant. The arrays are
- * read-only and valid only during the invocation that received them.
+ * read-only and valid only during the invocation that received them, but for {@code flowSource} and
+ * {@code flowReducer}, which stay the same for as long as the view shows the same {@code coflow}
+ * object (a policy may keep them with what it derives from the coflow's structure).
  *
  * @param index position of the coflow in the instance; stable across invocations, so policies may
  *     key state on it

@@ -1,0 +1,102 @@
+package org.coflowshuffle.core.plan;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import org.coflowshuffle.core.model.Coflow;
+import org.coflowshuffle.core.model.Flow;
+import org.coflowshuffle.core.model.Reducer;
+import org.coflowshuffle.core.policy.ActiveCoflow;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The shape's slots are each reducer's distinct sources, ascending, numbered reducer by reducer,
+ * whatever the order of the flows: listed sender by sender (numbered in flow order), reducer by
+ * reducer or shuffled (grouped by reducer first), with a (source, reducer) pair repeated or not.
+ */
+class CoflowShapeTest {
+
+  @Test
+  void slotsAreEachReducersSourcesInOrderForAnyFlowOrder() {
+    Random rnd = new Random(11);
+    for (int trial = 0; trial < 300; trial++) {
+      int hosts = 1 + rnd.nextInt(9);
+      int reducers = 1 + rnd.nextInt(6);
+      List<Flow> flows = new ArrayList<>();
+      for (int u = 0; u < hosts; u++) {
+        for (int n = 0; n < reducers; n++) {
+          for (int copies = rnd.nextInt(3); copies > 0; copies--) { // none, one or two per pair
+            flows.add(new Flow(u, n, 1 + rnd.nextInt(100)));
+          }
+        }
+      }
+      if (flows.isEmpty()) {
+        continue;
+      }
+      switch (trial % 3) {
+        case 0 -> {} // sender by sender
+        case 1 -> flows.sort((a, b) -> a.reducer() - b.reducer()); // reducer by reducer
+        default -> Collections.shuffle(flows, rnd);
+      }
+      assertShape(flows, reducers, "trial " + trial);
+    }
+  }
+
+  @Test
+  void aSourceThatComesBackForAReducerIsOneSlot() {
+    // Reducer 0 hears from host 2, then host 1, then host 2 again: two slots, host 1 first.
+    List<Flow> flows =
+        List.of(new Flow(2, 0, 1), new Flow(0, 1, 1), new Flow(1, 0, 1), new Flow(2, 0, 1));
+    CoflowShape shape = assertShape(flows, 2, "returning source");
+    assertArrayEquals(new int[] {1, 2, 0}, shape.sourceOfSlot);
+    assertArrayEquals(new int[] {1, 2, 0, 1}, shape.slotOfFlow);
+  }
+
+  /** Checks the shape of {@code flows} against its definition; returns it. */
+  private static CoflowShape assertShape(List<Flow> flows, int reducers, String where) {
+    List<Reducer> rs = new ArrayList<>();
+    for (int n = 0; n < reducers; n++) {
+      rs.add(Reducer.free("r" + n));
+    }
+    Coflow c = new Coflow("c", 0, rs, flows);
+    int[] src = flows.stream().mapToInt(Flow::src).toArray();
+    int[] reducer = flows.stream().mapToInt(Flow::reducer).toArray();
+    double[] remaining = flows.stream().mapToDouble(Flow::bytes).toArray();
+    int[] hostOf = new int[reducers];
+    ActiveCoflow a =
+        new ActiveCoflow(
+            0, c, remaining, 0, hostOf, new boolean[reducers], 0, 0, src, reducer, null);
+    CoflowShape shape = new CoflowShape(a);
+
+    TreeMap<Integer, TreeSet<Integer>> sourcesOf = new TreeMap<>();
+    TreeSet<Integer> senders = new TreeSet<>();
+    for (Flow f : flows) {
+      sourcesOf.computeIfAbsent(f.reducer(), n -> new TreeSet<>()).add(f.src());
+      senders.add(f.src());
+    }
+    List<Integer> expectedSources = new ArrayList<>();
+    int[] expectedFirst = new int[reducers + 1];
+    for (int n = 0; n < reducers; n++) {
+      expectedSources.addAll(sourcesOf.getOrDefault(n, new TreeSet<>()));
+      expectedFirst[n + 1] = expectedSources.size();
+    }
+    assertArrayEquals(
+        expectedSources.stream().mapToInt(Integer::intValue).toArray(), shape.sourceOfSlot, where);
+    assertArrayEquals(expectedFirst, shape.firstSlot, where);
+    assertArrayEquals(senders.stream().mapToInt(Integer::intValue).toArray(), shape.senders, where);
+    for (int k = 0; k < flows.size(); k++) {
+      int slot = shape.slotOfFlow[k];
+      int n = reducer[k];
+      assertEquals(src[k], shape.sourceOfSlot[slot], where + ", flow " + k);
+      assertTrue(slot >= shape.firstSlot[n] && slot < shape.firstSlot[n + 1], where);
+    }
+    return shape;
+  }
+}
