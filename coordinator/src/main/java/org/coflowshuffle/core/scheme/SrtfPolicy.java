@@ -10,7 +10,6 @@ import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.Set;
 import org.coflowshuffle.core.model.Coflow;
-import org.coflowshuffle.core.model.Flow;
 import org.coflowshuffle.core.plan.CoflowDemand;
 import org.coflowshuffle.core.plan.CoflowPlan;
 import org.coflowshuffle.core.plan.CoflowShape;
@@ -97,9 +96,11 @@ public final class SrtfPolicy implements SchedulingPolicy {
 
   private final Map<Integer, Shaped> shapes = new HashMap<>();
   private final Map<Integer, CoflowDemand> demands = new HashMap<>();
-  // Shared all-zero rates for coflows left waiting. Safe to share: only fillIdleBandwidth writes
+  // Shared all-zero rates for coflows left waiting. Safe to share: only the idle-bandwidth fill
+  // writes
   // rates, and it runs only when work-conserving, where the planning loop never stops early.
   private final Map<Integer, double[]> zeros = new HashMap<>();
+  private final IdleBandwidthFill idle = new IdleBandwidthFill();
 
   @Override
   public Decision decide(ClusterView view) {
@@ -164,7 +165,7 @@ public final class SrtfPolicy implements SchedulingPolicy {
           new CoflowAssignment(hostOf, zeros.computeIfAbsent(a.remaining().length, double[]::new));
     }
     if (options.workConserving()) {
-      fillIdleBandwidth(active, out, net);
+      idle.fill(active, out, net);
     }
     return new Decision(Arrays.asList(out), wakeUp);
   }
@@ -216,32 +217,5 @@ public final class SrtfPolicy implements SchedulingPolicy {
     CoflowPlan plan = planner.refine(planned, net);
     double[] r = rates.commit(plan, net);
     return new CoflowAssignment(plan.hostOf().clone(), r);
-  }
-
-  /**
-   * The work-conserving variant (paper Fig. 8): bandwidth the plan leaves idle now goes to flows
-   * whose reducer has a host, larger flows first.
-   */
-  private static void fillIdleBandwidth(
-      List<ActiveCoflow> active, CoflowAssignment[] out, NetworkProfile net) {
-    List<int[]> flows = new ArrayList<>();
-    for (int i = 0; i < active.size(); i++) {
-      for (int k = 0; k < active.get(i).remaining().length; k++) {
-        if (active.get(i).crossesNetwork(k, out[i].hostOf())) {
-          flows.add(new int[] {i, k});
-        }
-      }
-    }
-    flows.sort(Comparator.comparingDouble(f -> -active.get(f[0]).remaining()[f[1]]));
-    for (int[] f : flows) {
-      Flow flow = active.get(f[0]).coflow().flows().get(f[1]);
-      int dst = out[f[0]].hostOf()[flow.reducer()];
-      double extra = Math.min(net.out(flow.src()).rateNow(), net.in(dst).rateNow());
-      if (extra > 0) {
-        out[f[0]].rates()[f[1]] += extra;
-        net.out(flow.src()).takeNow(extra);
-        net.in(dst).takeNow(extra);
-      }
-    }
   }
 }
