@@ -54,8 +54,9 @@ public final class CoflowShape {
   /**
    * Numbers the slots in two sequential passes over the flows, where each reducer's flows come in
    * ascending order of source host (as when the flows are listed sender by sender, the usual
-   * order); else returns null and numbers nothing. At 250,000 flows this takes a fraction of the
-   * grouping by reducer, whose reads jump across the arrays.
+   * order); else returns null, leaving counts that {@link #slotsByReducer} starts over. At 250,000
+   * flows this takes about half as long as the grouping by reducer, whose reads jump across the
+   * arrays.
    *
    * @return the source host of each slot
    */
