@@ -44,13 +44,12 @@ final class IdleBandwidthFill {
       int[] src = a.flowSource();
       int[] reducer = a.flowReducer();
       for (int k = 0; k < remaining.length; k++) {
+        if (!a.crossesNetwork(k, hostOf)) {
+          continue;
+        }
         int u = src[k];
         int h = hostOf[reducer[k]];
-        if (remaining[k] <= 0
-            || h < 0
-            || h == u
-            || net.out(u).rateNow() <= 0
-            || net.in(h).rateNow() <= 0) {
+        if (net.out(u).rateNow() <= 0 || net.in(h).rateNow() <= 0) {
           continue;
         }
         long p = (long) u * m + h;

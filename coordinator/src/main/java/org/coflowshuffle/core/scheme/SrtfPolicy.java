@@ -97,8 +97,7 @@ public final class SrtfPolicy implements SchedulingPolicy {
   private final Map<Integer, Shaped> shapes = new HashMap<>();
   private final Map<Integer, CoflowDemand> demands = new HashMap<>();
   // Shared all-zero rates for coflows left waiting. Safe to share: only the idle-bandwidth fill
-  // writes
-  // rates, and it runs only when work-conserving, where the planning loop never stops early.
+  // writes rates, and it runs only when work-conserving, where the planning loop never stops early.
   private final Map<Integer, double[]> zeros = new HashMap<>();
   private final IdleBandwidthFill idle = new IdleBandwidthFill();
 
