@@ -93,8 +93,8 @@ public final class ReceiverDrivenRates implements RateRule {
       if (received[j] > 0) {
         take(net.in(j), received[j], actualIn[j], net.now(), true);
       }
-      if (sent[j] > 0) {
-        take(net.out(j), sent[j], actualOut[j], net.now(), false);
+      if (sent[j] > 0) { // a sender whose link is full now waits for it, as a receiver does
+        take(net.out(j), sent[j], actualOut[j], net.now(), net.out(j).rateNow() <= 0);
       }
     }
     RateRule.takeSlots(plan, net);
@@ -141,8 +141,10 @@ public final class ReceiverDrivenRates implements RateRule {
 
   /**
    * Takes from B what the coflow uses of one link: all of it while the link is the limit (and, for
-   * a receiver that must wait, the bandwidth it waits for), else only the rate it runs at now, for
-   * as long as its bytes need at that rate.
+   * a link the coflow must wait for, the bandwidth it waits for), else only the rate it runs at
+   * now, for as long as its bytes need at that rate. Booking what waits matters for the coflows
+   * planned after this one: a sender's bytes held back by its full uplink cross it later all the
+   * same, and a later coflow that took that uplink for free would be placed as if it were.
    */
   private static void take(
       LinkProfile link, double bytes, double rate, double now, boolean waitsForLink) {

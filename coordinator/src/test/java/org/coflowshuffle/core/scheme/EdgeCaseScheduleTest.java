@@ -154,4 +154,35 @@ class EdgeCaseScheduleTest {
     Instance inst = new Instance(hosts, List.of(new Coflow("C", 0, reducers, flows)));
     assertEquals(10.0, ccts(inst, "rpc", SchemeOptions.defaults())[0], 1e-9);
   }
+
+  @Test
+  void aSenderWaitingForItsOwnLinkKeepsItsBytesBooked() {
+    // Three shuffles over six hosts (H4 and H5 at half rate), as bench terasort-yarn runs them:
+    // shuffle k (1 MB, 2 MB, 3 MB per host pair) arrives at 3(k - 1) s, six reducers, input spread
+    // evenly. With one reducer of every shuffle on each slow host, each slow link carries 5k MB of
+    // shuffle k both ways: 30 MB in all, so the last shuffle ends at 30 / 0.5 = 60 s, and no
+    // placement ends it sooner. Placing the last shuffle, rpc must see that the slow hosts' uplinks
+    // still owe the earlier shuffles' bytes, although those wait behind a link that is full now:
+    // when they were not booked, it put no reducer on one slow host, whose uplink then sent 18 MB
+    // of the last shuffle, 33 MB in all: 66 s.
+    List<Host> hosts = new ArrayList<>();
+    for (int h = 0; h < 6; h++) {
+      double rate = h < 4 ? 1e6 : 0.5e6;
+      hosts.add(new Host("H" + h, rate, rate, Host.UNLIMITED_SLOTS, true));
+    }
+    List<Coflow> shuffles = new ArrayList<>();
+    for (int k = 1; k <= 3; k++) {
+      List<Reducer> reducers = new ArrayList<>();
+      List<Flow> flows = new ArrayList<>();
+      for (int r = 0; r < 6; r++) {
+        reducers.add(Reducer.free("s" + k + ".r" + r));
+        for (int h = 0; h < 6; h++) {
+          flows.add(new Flow(h, r, k * 1e6));
+        }
+      }
+      shuffles.add(new Coflow("S" + k, 3 * (k - 1), reducers, flows));
+    }
+    double[] cct = ccts(new Instance(hosts, shuffles), "rpc", SchemeOptions.defaults());
+    assertEquals(60.0 - 6.0, cct[2], 1e-9);
+  }
 }
