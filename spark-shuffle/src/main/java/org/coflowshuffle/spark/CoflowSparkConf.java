@@ -51,7 +51,8 @@ public record CoflowSparkConf(
           "spark.coflow.starvationThreshold",
           "60s",
           SINCE,
-          "The paper's δ: a shuffle waiting longer is served next whatever its size.");
+          "The paper's δ: a shuffle that has waited longer with none of its fetches moving is served"
+              + " next whatever its size.");
   public static final ConfigKey<Boolean> PLACEMENT =
       ConfigKey.bool(
           "spark.coflow.placement.enabled",

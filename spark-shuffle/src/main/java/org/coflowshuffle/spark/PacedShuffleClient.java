@@ -128,8 +128,8 @@ final class PacedShuffleClient extends BlockStoreClient {
       } else if (stalledSince == 0) {
         stalledSince = t;
       } else if (t - stalledSince > stallLimitNanos) {
-        // A schedule serves every coflow within its starvation threshold; one that holds a flow
-        // this long is wrong, and a fetch held forever would hang the job.
+        // A coflow with nothing moving is served once it has waited its starvation threshold; a
+        // flow held this long points to a fault, and a fetch held forever would hang the job.
         DriverLink.warnOnce(
             "stalled " + shuffleId,
             "coflow: shuffle "

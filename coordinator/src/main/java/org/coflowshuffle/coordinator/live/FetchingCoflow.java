@@ -93,6 +93,8 @@ final class FetchingCoflow {
   private double perFlow;
 
   private double[] rates;
+  private double waited; // seconds with no flow given a rate, up to waitedUntil
+  private double waitedUntil;
   private long ratesVersion;
 
   /** Bytes reducers reported fetched over the network, all flows together. */
@@ -116,6 +118,7 @@ final class FetchingCoflow {
     this.tasks = tasks;
     this.coflow = coflow;
     this.arrival = arrival;
+    this.waitedUntil = arrival;
     this.reducerExecutors = reducerExecutors.toArray(new String[0]);
     this.flowSources = List.copyOf(flowSources);
     this.remaining = coflow.flows().stream().mapToDouble(Flow::bytes).toArray();
@@ -260,7 +263,7 @@ final class FetchingCoflow {
         sent,
         hostOf,
         pinned,
-        now - arrival,
+        waited(now),
         2 * version + (runningOnly ? 1 : 0),
         modelSrc,
         flowReducer,
@@ -453,6 +456,32 @@ final class FetchingCoflow {
     for (boolean r : running) {
       if (r) {
         return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Seconds this stage has waited since it was placed with none of its flows given a rate by a
+   * decision: the wait the starvation threshold counts. A stage whose flows move, however slowly,
+   * is served, not starving.
+   */
+  private double waited(double now) {
+    if (now > waitedUntil) {
+      if (!anyRate()) {
+        waited += now - waitedUntil;
+      }
+      waitedUntil = now;
+    }
+    return waited;
+  }
+
+  private boolean anyRate() {
+    if (rates != null) {
+      for (double r : rates) {
+        if (r > 0) {
+          return true;
+        }
       }
     }
     return false;

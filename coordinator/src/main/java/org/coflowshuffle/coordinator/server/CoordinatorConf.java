@@ -96,7 +96,8 @@ public record CoordinatorConf(
           "coflow.coordinator.starvationThreshold",
           "60s",
           SINCE,
-          "δ of Algorithm 1: a coflow waiting this long is served before shorter ones.");
+          "δ of Algorithm 1: a coflow that has waited this long with none of its flows moving is"
+              + " served before shorter ones.");
   public static final ConfigKey<Boolean> WORK_CONSERVING =
       ConfigKey.bool(
           "coflow.coordinator.workConserving",

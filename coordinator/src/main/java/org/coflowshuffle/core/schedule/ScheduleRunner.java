@@ -97,10 +97,13 @@ public final class ScheduleRunner {
     RemainingTotals totals; // of remaining at totalsVersion
     long totalsVersion = -1;
     double sent; // bytes moved over the network so far, local flows not counted
+    double waited; // seconds with no flow moving, up to waitedUntil (what the policy sees)
+    double waitedUntil;
 
     State(int index, Coflow coflow, boolean keepSegments, int instanceHosts) {
       this.index = index;
       this.coflow = coflow;
+      waitedUntil = coflow.arrival();
       FlowTable table = coflow.table();
       src = table.sources();
       reducer = table.reducers();
@@ -212,6 +215,10 @@ public final class ScheduleRunner {
     List<ActiveCoflow> coflows = new ArrayList<>(active.size());
     int[] slotsInUse = new int[hosts.size()];
     for (State s : active) {
+      if (!s.moving) { // none of its flows moved since the last decision: it waited
+        s.waited += now - s.waitedUntil;
+      }
+      s.waitedUntil = now;
       coflows.add(
           new ActiveCoflow(
               s.index,
@@ -220,7 +227,7 @@ public final class ScheduleRunner {
               s.sent,
               s.hostOf.clone(),
               s.pinned.clone(),
-              now - s.coflow.arrival(),
+              s.waited,
               s.version,
               s.src,
               s.reducer,

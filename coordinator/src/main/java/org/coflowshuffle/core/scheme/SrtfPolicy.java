@@ -27,9 +27,9 @@ import org.coflowshuffle.core.policy.SchemeOptions;
 /**
  * Algorithm 1 of the RPC paper: serve coflows one at a time, shortest estimated completion first,
  * each planned against the bandwidth the coflows before it have left (so a coflow planned later
- * sees when each host frees up); coflows that have waited longer than the threshold delta go first,
- * longest-waiting first (lines 6-9). Re-run on every arrival and flow completion, so a shorter
- * arrival preempts.
+ * sees when each host frees up); coflows that have waited longer than the threshold delta with none
+ * of their flows moving go first, longest-waiting first (lines 6-9). Re-run on every arrival and
+ * flow completion, so a shorter arrival preempts.
  *
  * <p>Instead of re-planning every remaining coflow after each commit (O(C^2) plans), plans are kept
  * in a queue keyed by their last estimate and re-planned only when they reach its head. B only
@@ -109,13 +109,10 @@ public final class SrtfPolicy implements SchedulingPolicy {
         new NetworkProfile(view.now(), view.hosts(), view.slotsInUse(), view.slotsFreeing());
     CoflowAssignment[] out = new CoflowAssignment[active.size()];
     List<Integer> starving = new ArrayList<>();
-    double wakeUp = Double.POSITIVE_INFINITY;
     double delta = options.starvationThreshold();
     for (int i = 0; i < active.size(); i++) {
       if (active.get(i).waitingSince() >= delta) { // >=: it is woken exactly at delta
         starving.add(i);
-      } else {
-        wakeUp = Math.min(wakeUp, view.now() - active.get(i).waitingSince() + delta);
       }
     }
     // Lines 6-9: coflows past the starvation threshold, longest waiting first.
@@ -166,7 +163,32 @@ public final class SrtfPolicy implements SchedulingPolicy {
     if (options.workConserving()) {
       idle.fill(active, out, net);
     }
-    return new Decision(Arrays.asList(out), wakeUp);
+    return new Decision(Arrays.asList(out), wakeUp(active, out, view.now(), delta));
+  }
+
+  /**
+   * When the first coflow left without any rate reaches the threshold, if no event comes first. A
+   * coflow with a rate does not wait (see {@link ActiveCoflow#waitingSince}), so it needs none.
+   */
+  private static double wakeUp(
+      List<ActiveCoflow> active, CoflowAssignment[] out, double now, double delta) {
+    double wakeUp = Double.POSITIVE_INFINITY;
+    for (int i = 0; i < active.size() && delta < Double.POSITIVE_INFINITY; i++) {
+      double waited = active.get(i).waitingSince();
+      if (waited < delta && now - waited + delta < wakeUp && !anyRate(out[i].rates())) {
+        wakeUp = now - waited + delta;
+      }
+    }
+    return wakeUp;
+  }
+
+  private static boolean anyRate(double[] rates) {
+    for (double r : rates) {
+      if (r > 0) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private boolean anyMayReceiveNow(PriorityQueue<Entry> queue, NetworkProfile net) {

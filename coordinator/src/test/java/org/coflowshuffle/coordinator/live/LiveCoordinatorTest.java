@@ -449,6 +449,24 @@ class LiveCoordinatorTest {
   }
 
   @Test
+  void aStageServedLongerThanTheStarvationThresholdStillYieldsToAShorterOne() throws Exception {
+    double[] now = {0};
+    LiveCoordinator c =
+        new LiveCoordinator("rpc", SchemeOptions.defaults(), 100 * MB, () -> now[0]);
+    c.executorAdded(new ExecutorSlots("R", "hostR", 2));
+    c.mapOutput(1, 0, "s1", new long[] {50_000_000_000L}); // 500 s on the link
+    c.placeTogether(new int[] {1}, new int[] {1}, ReduceTaskRanges.oneEach(1), 1);
+    c.rate(1, 0, "s1", "R");
+    assertEquals(100 * MB, c.rate(1, 0, "s1", "R"), 1e-3, "alone, it gets the link");
+    now[0] = 2 * SchemeOptions.DEFAULT_STARVATION_THRESHOLD; // served all along: it never waited
+    c.mapOutput(2, 0, "s2", new long[] {100_000_000});
+    c.placeTogether(new int[] {2}, new int[] {1}, ReduceTaskRanges.oneEach(1), 1);
+    c.rate(2, 0, "s2", "R");
+    assertEquals(100 * MB, c.rate(2, 0, "s2", "R"), 1e-3, "the shorter stage first");
+    assertEquals(0, c.rate(1, 0, "s1", "R"), 1e-3, "the older one is not starving");
+  }
+
+  @Test
   void aaloCountsWhatWasSentNotWhatWaitsForASlot() throws Exception {
     // One receiving executor; shuffle 1 came first and has two reducers, of which one fetches.
     double[] now = {0};

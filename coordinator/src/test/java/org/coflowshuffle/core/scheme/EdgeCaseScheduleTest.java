@@ -63,6 +63,27 @@ class EdgeCaseScheduleTest {
   }
 
   @Test
+  void aCoflowBeingServedDoesNotStarve() {
+    // Big (9 B from each of S1 and S2 after its first second) is served on S1 while Medium (4 B
+    // from S2, arriving at 1 s) has S2 (1 B/s each, R receives 2 B/s). Big is older than delta = 2
+    // s at t = 2 but has waited for nothing: Medium must end at 5 s, then Big's 9 B on S2 take to
+    // 14 s. Counting Big's age as its wait served it first from t = 2: Medium then ended at 14 s.
+    Instance inst =
+        new Instance(
+            List.of(Host.sender("S1", 1), Host.sender("S2", 1), Host.of("R", 2, 2)),
+            List.of(
+                new Coflow(
+                    "Big",
+                    0,
+                    List.of(new Reducer("big", 2)),
+                    List.of(new Flow(0, 0, 10), new Flow(1, 0, 10))),
+                one("Medium", 1, new Reducer("medium", 2), 1, 4)));
+    double[] cct = ccts(inst, "rpc", new SchemeOptions(1, 2.0, false));
+    assertEquals(4.0, cct[1], 1e-9);
+    assertEquals(14.0, cct[0], 1e-9);
+  }
+
+  @Test
   void largeTimesDoNotFreezeTheRunner() {
     // At t = 3600 s, now + sliver / rate rounds back to now: completion must not depend on it.
     Instance inst =
