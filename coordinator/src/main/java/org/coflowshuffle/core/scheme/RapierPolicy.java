@@ -90,8 +90,8 @@ final class RapierPolicy implements SchedulingPolicy {
         wakeUp = Math.min(wakeUp, view.now() - a.waitingSince() + delta);
       }
     }
-    // Algorithm 1, lines 7-9: past the threshold, longest waiting first.
-    starving.sort(Comparator.comparingDouble(i -> -active.get(i).waitingSince()));
+    // Algorithm 1, lines 7-9: past the threshold, oldest first (as SrtfPolicy, which says why).
+    starving.sort(Comparator.comparingDouble(i -> active.get(i).coflow().arrival()));
     for (int i : starving) {
       served[i] = true;
       commit(route(active.get(i), crossing[i], free), i, crossing[i], free, rates, chosen, cct);

@@ -28,8 +28,8 @@ import org.coflowshuffle.core.policy.SchemeOptions;
  * Algorithm 1 of the RPC paper: serve coflows one at a time, shortest estimated completion first,
  * each planned against the bandwidth the coflows before it have left (so a coflow planned later
  * sees when each host frees up); coflows that have waited longer than the threshold delta with none
- * of their flows moving go first, longest-waiting first (lines 6-9). Re-run on every arrival and
- * flow completion, so a shorter arrival preempts.
+ * of their flows moving go first, oldest first (lines 6-9). Re-run on every arrival and flow
+ * completion, so a shorter arrival preempts.
  *
  * <p>Instead of re-planning every remaining coflow after each commit (O(C^2) plans), plans are kept
  * in a queue keyed by their last estimate and re-planned only when they reach its head. B only
@@ -115,8 +115,9 @@ public final class SrtfPolicy implements SchedulingPolicy {
         starving.add(i);
       }
     }
-    // Lines 6-9: coflows past the starvation threshold, longest waiting first.
-    starving.sort(Comparator.comparingDouble(i -> -active.get(i).waitingSince()));
+    // Lines 6-9: coflows past the starvation threshold, oldest first. Not longest waiting first:
+    // a starving coflow being served stops waiting, and the others would pass it at every event.
+    starving.sort(Comparator.comparingDouble(i -> active.get(i).coflow().arrival()));
     for (int i : starving) {
       out[i] = commit(planner.plan(demand(active.get(i), view), net), net);
     }
