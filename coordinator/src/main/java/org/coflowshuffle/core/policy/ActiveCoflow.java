@@ -23,7 +23,7 @@ import org.coflowshuffle.core.model.Coflow;
  * @param waitingSince seconds the coflow has waited since it arrived with none of its flows moving:
  *     the paper's waitTime(), which the starvation threshold delta compares. A coflow being served,
  *     however slowly, does not wait; counting its age instead would make every coflow that lasts
- *     longer than delta starving, and serve them all oldest first
+ *     longer than delta starving, and shortest first would give way to oldest first
  * @param version changes whenever {@code remaining} or {@code pinned} changed since an earlier
  *     view, so that policies can reuse what they derived from an unchanged coflow
  * @param flowSource per flow, its sending host (the flows' {@code src} as a plain array, for loops
