@@ -174,7 +174,10 @@ public final class SrtfPolicy implements SchedulingPolicy {
   private static double wakeUp(
       List<ActiveCoflow> active, CoflowAssignment[] out, double now, double delta) {
     double wakeUp = Double.POSITIVE_INFINITY;
-    for (int i = 0; i < active.size() && delta < Double.POSITIVE_INFINITY; i++) {
+    if (delta == Double.POSITIVE_INFINITY) {
+      return wakeUp; // no threshold: nothing to wake up for, and no pass over the rates
+    }
+    for (int i = 0; i < active.size(); i++) {
       double waited = active.get(i).waitingSince();
       if (waited < delta && now - waited + delta < wakeUp && !anyRate(out[i].rates())) {
         wakeUp = now - waited + delta;
