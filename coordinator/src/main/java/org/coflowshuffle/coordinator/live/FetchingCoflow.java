@@ -100,6 +100,11 @@ final class FetchingCoflow {
   /** Bytes reducers reported fetched over the network, all flows together. */
   private double sent;
 
+  /** The same per source ({@link #sources}), and what of it {@link #addLinksOut} last saw. */
+  private final double[] sentFrom;
+
+  private final double[] sentFromSeen;
+
   /** Counts the changes of what the schemes see of this coflow (see {@link ActiveCoflow}). */
   private long version;
 
@@ -134,6 +139,8 @@ final class FetchingCoflow {
       flowReducer[k] = coflow.flows().get(k).reducer();
     }
     this.sources = slot.keySet().toArray(new String[0]);
+    this.sentFrom = new double[sources.length];
+    this.sentFromSeen = new double[sources.length];
     Map<FlowKey, List<Integer>> byKey = new HashMap<>();
     for (int k = 0; k < remaining.length; k++) {
       FlowKey key = new FlowKey(flowShuffle[k], flowReduceId[k], flowSources.get(k));
@@ -292,6 +299,7 @@ final class FetchingCoflow {
       networkFlowsLeft[flowReducer[k]] -= ends && !local[k] ? 1 : 0;
       remaining[k] -= take;
       sent += local[k] ? 0 : take;
+      sentFrom[sourceOfFlow[k]] += local[k] ? 0 : take;
       left -= take;
       version += take > 0 ? 1 : 0;
     }
@@ -302,6 +310,7 @@ final class FetchingCoflow {
           received[k] += share;
           remaining[k] = SizeKnowledge.left(perFlow, received[k]);
           sent += local[k] ? 0 : share;
+          sentFrom[sourceOfFlow[k]] += local[k] ? 0 : share;
           version++;
         }
       }
@@ -503,6 +512,24 @@ final class FetchingCoflow {
   /** The rates of the last decision, per flow, or null. */
   double[] ratesCopy() {
     return rates == null ? null : rates.clone();
+  }
+
+  /**
+   * Adds to {@code out}, per source executor, the rate its flows of this stage that cross the
+   * network have now and the bytes they were reported to deliver since the last call.
+   */
+  void addLinksOut(Map<String, double[]> out) {
+    for (int s = 0; s < sources.length; s++) {
+      out.computeIfAbsent(sources[s], x -> new double[2])[1] += sentFrom[s] - sentFromSeen[s];
+      sentFromSeen[s] = sentFrom[s];
+    }
+    if (rates != null) {
+      for (int k = 0; k < rates.length; k++) {
+        if (!local[k]) {
+          out.get(sources[sourceOfFlow[k]])[0] += rates[k];
+        }
+      }
+    }
   }
 
   /** Counts the changes of this stage's rates. */

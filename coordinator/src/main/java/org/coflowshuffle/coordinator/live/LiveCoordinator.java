@@ -5,7 +5,9 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.function.DoubleSupplier;
 import java.util.stream.Collectors;
 import org.coflowshuffle.core.model.Coflow;
@@ -84,6 +86,15 @@ public final class LiveCoordinator implements ShuffleCoordinator {
    * every report would cost a decision per fetched block.
    */
   static final double PROGRESS_REFRESH_SECONDS = 1.0;
+
+  /** When {@link #status} was last called, on the coordinator's clock. */
+  private double lastStatusAt = Double.NaN;
+
+  /**
+   * Per executor, bytes that stages which stopped fetching since then delivered after the last
+   * {@link #status} saw them (at index 1; no rate at index 0).
+   */
+  private final Map<String, double[]> sentByStopped = new HashMap<>();
 
   /** Placements made so far; the next one's scheme is seeded with the options' seed plus this. */
   private long placementsMade;
@@ -448,6 +459,9 @@ public final class LiveCoordinator implements ShuffleCoordinator {
   private void stopFetching(int shuffleId) {
     FetchingCoflow c = fetchingById.get(shuffleId);
     if (c != null) {
+      Map<String, double[]> out = new HashMap<>();
+      c.addLinksOut(out);
+      out.forEach((e, v) -> add(sentByStopped, e, new double[] {0, v[1]}));
       fetching.values().remove(c);
       fetchingById.values().removeIf(x -> x == c);
       ratesStale = true;
@@ -667,9 +681,60 @@ public final class LiveCoordinator implements ShuffleCoordinator {
    */
   @Override
   public synchronized List<String> status() {
+    double now = clock.getAsDouble();
+    double since = now - lastStatusAt;
+    lastStatusAt = now;
     List<String> lines = new ArrayList<>();
-    fetching.forEach((key, c) -> lines.add("shuffle " + name(key) + ": " + c.status()));
+    Map<String, double[]> all = new TreeMap<>();
+    fetching.forEach(
+        (key, c) -> {
+          Map<String, double[]> byExecutor = new HashMap<>();
+          c.addLinksOut(byExecutor);
+          Map<String, double[]> byHost = new TreeMap<>();
+          byExecutor.forEach((e, v) -> add(byHost, hostOf(e), v));
+          byHost.forEach((h, v) -> add(all, h, v));
+          String out = linksOut(byHost, since);
+          lines.add(
+              "shuffle " + name(key) + ": " + c.status() + (out.isEmpty() ? "" : "; out " + out));
+        });
+    sentByStopped.forEach((e, v) -> add(all, hostOf(e), v));
+    sentByStopped.clear();
+    String out = linksOut(all, since);
+    if (!out.isEmpty()) {
+      lines.add("links out " + out);
+    }
     return lines;
+  }
+
+  private static void add(Map<String, double[]> to, String host, double[] rateAndBytes) {
+    double[] v = to.computeIfAbsent(host, x -> new double[2]);
+    v[0] += rateAndBytes[0];
+    v[1] += rateAndBytes[1];
+  }
+
+  /**
+   * Per host, the rate out that the current decision gives against the rate delivered over the last
+   * {@code since} seconds, e.g. {@code (planned/delivered MB/s): h5 0.24/0.19}. Where the second
+   * falls short of the first, the plan is not what the links carry: the reducers started late, or
+   * their fetches cannot keep the pace. Empty on the first call ({@code since} NaN), which only
+   * starts the count.
+   */
+  private static String linksOut(Map<String, double[]> byHost, double since) {
+    StringBuilder out = new StringBuilder();
+    byHost.forEach(
+        (h, v) -> {
+          if (since > 0 && (v[0] > 0 || v[1] > 0)) {
+            out.append(out.length() == 0 ? "" : ", ")
+                .append(
+                    String.format(Locale.ROOT, "%s %.2f/%.2f", h, v[0] / 1e6, v[1] / since / 1e6));
+          }
+        });
+    return out.length() == 0 ? "" : "(planned/delivered MB/s): " + out;
+  }
+
+  private String hostOf(String executorId) {
+    ExecutorSlots e = executors.get(executorId);
+    return e == null ? executorId : e.host();
   }
 
   /** Each placed stage still fetching, for status pages and metrics. */

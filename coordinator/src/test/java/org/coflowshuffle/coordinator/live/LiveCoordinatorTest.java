@@ -186,6 +186,41 @@ class LiveCoordinatorTest {
   }
 
   @Test
+  void theStatusComparesEachHostsPlannedRateOutWithWhatItSent() throws Exception {
+    double[] clock = {0};
+    LiveCoordinator c = aFastCoreFetching(clock);
+    assertEquals(
+        List.of("shuffle 1: r0@1 100.0/100.0 MB at 100.00 MB/s"),
+        c.status(),
+        "the first call only starts the count");
+    clock[0] = 2;
+    c.delivered(1, 0, "s", 50_000_000);
+    // Executor s is not registered, so the lines name it rather than its host.
+    assertEquals(
+        List.of(
+            "shuffle 1: r0@1 50.0/100.0 MB at 100.00 MB/s;"
+                + " out (planned/delivered MB/s): s 100.00/25.00",
+            "links out (planned/delivered MB/s): s 100.00/25.00"),
+        c.status());
+    clock[0] = 3;
+    c.delivered(1, 0, "s", 50_000_000);
+    assertEquals(
+        "links out (planned/delivered MB/s): s 100.00/50.00",
+        c.status().get(1),
+        "counted from the last call: 50 MB in 1 s");
+    clock[0] = 4;
+    c.mapOutput(2, 0, "s", new long[] {10_000_000});
+    c.place(2, 1, 1);
+    c.rate(2, 0, "s", null);
+    c.delivered(2, 0, "s", 10_000_000);
+    c.fetchFinished(2);
+    assertEquals(
+        "links out (planned/delivered MB/s): s 0.00/10.00",
+        c.status().get(1),
+        "a stage that stopped fetching still counts for what it sent");
+  }
+
+  @Test
   void withSparksWaitForAnExecutorAStageWaitsForAFastCoreThatFreesSoon() throws Exception {
     LiveCoordinator c = aFastCoreFetching(new double[1]);
     c.slotWait(3);
