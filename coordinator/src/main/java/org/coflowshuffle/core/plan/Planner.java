@@ -19,9 +19,10 @@ public interface Planner {
   }
 
   /**
-   * Improves the plan of the coflow chosen to be served next, against the same {@code net} it was
-   * planned on. Algorithm 1 plans many coflows to find the shortest but serves one at a time, so
-   * effort that only sharpens a plan is spent here, once per served coflow. The default keeps it.
+   * Improves a plan against the same {@code net} it was planned on: that of the coflow chosen to be
+   * served next, and that of one about to lose its turn to another. Algorithm 1 plans many coflows
+   * to find the shortest but serves one at a time, so effort that only sharpens a plan is spent
+   * here, where it can change what is served. The default keeps it.
    */
   default CoflowPlan refine(CoflowPlan plan, NetworkProfile net) {
     return plan;

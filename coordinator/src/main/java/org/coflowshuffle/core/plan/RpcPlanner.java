@@ -10,8 +10,9 @@ import java.util.List;
  * coflow wait for a fast host instead of taking a slow one now, which is how it reaches the optimum
  * of the paper's Fig. 1 (average CCT 2.25 s). Where slots in use free up soon (a live cluster),
  * each method places both over them and over the slots free now only, and the estimate, which
- * counts the wait for a slot, chooses. On small coflows the plan of the coflow served next is then
- * polished by {@link LocalSearch}, which also sees the senders' links.
+ * counts the wait for a slot, chooses. On small coflows the plan of the coflow served next, and one
+ * about to lose its turn, is then polished by {@link LocalSearch}, which also sees the senders'
+ * links.
  */
 public final class RpcPlanner implements Planner {
 

@@ -143,6 +143,14 @@ public final class SrtfPolicy implements SchedulingPolicy {
                 : planner.replan(e.plan(), e.version(), net);
         Entry fresh =
             new Entry(key(p.finish(), e.demand(), net), e.index(), net.epoch(), e.demand(), p);
+        if (!queue.isEmpty() && order.compare(queue.peek(), fresh) < 0 && !p.demand().allPinned()) {
+          // About to yield to the head on an unpolished placement: polish it first, as a commit
+          // would. The placement methods see only receivers' links, so where slow senders bind,
+          // their plan can lose its turn to a coflow it would beat, and is then placed behind it.
+          p = planner.refine(p, net);
+          fresh =
+              new Entry(key(p.finish(), e.demand(), net), e.index(), net.epoch(), e.demand(), p);
+        }
         if (!queue.isEmpty() && order.compare(queue.peek(), fresh) < 0) {
           queue.add(fresh);
           continue;

@@ -206,4 +206,39 @@ class EdgeCaseScheduleTest {
     double[] cct = ccts(new Instance(hosts, shuffles), "rpc", SchemeOptions.defaults());
     assertEquals(60.0 - 6.0, cct[2], 1e-9);
   }
+
+  @Test
+  void aPlanIsPolishedBeforeItLosesItsTurn() {
+    // H0 at 1 MB/s, H1 and H2 at 0.25 MB/s. A (29 MB, arrives at 0) has 26 s or more left when B
+    // (18 MB, two reducers) arrives at 2 s. B alone takes 16 s with r0 on H1, which keeps H1's
+    // 6 MB for r0 local: H1's link in then carries r0's other 4 MB, and H2's out 1 + 3 MB, 16 s
+    // each. Placed by where it receives fastest, r0 would leave H1 to send 9 MB (36 s): on that
+    // estimate B lost its turn to A, and A ended at 28 s, B at 44 s (average 35 s). Polished
+    // before the order is settled, B goes first: 16 s, and A ends at 44 s (average 30 s).
+    List<Host> hosts =
+        List.of(
+            new Host("H0", 1e6, 1e6, Host.UNLIMITED_SLOTS, true),
+            new Host("H1", 0.25e6, 0.25e6, Host.UNLIMITED_SLOTS, true),
+            new Host("H2", 0.25e6, 0.25e6, Host.UNLIMITED_SLOTS, true));
+    double[][] a = {{2, 4, 3}, {6, 2, 4}, {3, 1, 4}}; // MB from host h to reducer r
+    double[][] b = {{3, 2}, {6, 3}, {1, 3}};
+    Instance inst = new Instance(hosts, List.of(coflow("A", 0, a), coflow("B", 2, b)));
+    double[] cct = ccts(inst, "rpc", SchemeOptions.defaults());
+    assertEquals(16.0, cct[1], 1e-9);
+    assertEquals(44.0, cct[0], 1e-9);
+  }
+
+  private static Coflow coflow(String id, double arrival, double[][] mbFromHostToReducer) {
+    List<Reducer> reducers = new ArrayList<>();
+    for (int r = 0; r < mbFromHostToReducer[0].length; r++) {
+      reducers.add(Reducer.free(id + ".r" + r));
+    }
+    List<Flow> flows = new ArrayList<>();
+    for (int h = 0; h < mbFromHostToReducer.length; h++) {
+      for (int r = 0; r < reducers.size(); r++) {
+        flows.add(new Flow(h, r, mbFromHostToReducer[h][r] * 1e6));
+      }
+    }
+    return new Coflow(id, arrival, reducers, flows);
+  }
 }
