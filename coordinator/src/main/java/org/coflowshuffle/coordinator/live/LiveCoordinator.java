@@ -677,7 +677,10 @@ public final class LiveCoordinator implements ShuffleCoordinator {
 
   /**
    * One line per placed stage still fetching: its shuffles, then per running reducer the bytes it
-   * has left and its current rate (see {@code FetchingCoflow#status}); for logs and status pages.
+   * has left and its current rate (see {@code FetchingCoflow#status}), then per sending host the
+   * rate planned out against the rate delivered since the previous call; and a last line of those
+   * per host over all stages. For the driver's periodic log: each call starts the next window of
+   * delivered bytes, so one caller should make them.
    */
   @Override
   public synchronized List<String> status() {
