@@ -89,7 +89,8 @@ public final class SrtfPolicy implements SchedulingPolicy {
    * ({@link #key}: of its remaining time over its weight), and exact, with {@code plan}, when
    * {@code version} is B's current epoch (no coflow served since the plan was made).
    */
-  private record Entry(double key, int index, int version, CoflowDemand demand, CoflowPlan plan) {}
+  private record Entry(
+      double key, int index, int version, CoflowDemand demand, CoflowPlan plan, boolean polished) {}
 
   /** A coflow's shape, valid while the scheme is shown the same coflow object. */
   private record Shaped(Coflow coflow, CoflowShape shape) {}
@@ -119,7 +120,7 @@ public final class SrtfPolicy implements SchedulingPolicy {
     // a starving coflow being served stops waiting, and the others would pass it at every event.
     starving.sort(Comparator.comparingDouble(i -> active.get(i).coflow().arrival()));
     for (int i : starving) {
-      out[i] = commit(planner.plan(demand(active.get(i), view), net), net);
+      out[i] = commit(planner.refine(planner.plan(demand(active.get(i), view), net), net), net);
     }
     // Lines 10-15: shortest estimated completion first, against what is left. Each coflow served
     // starts a new epoch of B.
@@ -130,7 +131,7 @@ public final class SrtfPolicy implements SchedulingPolicy {
     for (int i = 0; i < active.size(); i++) {
       if (out[i] == null) {
         CoflowDemand d = demand(active.get(i), view);
-        queue.add(new Entry(key(PlanEvaluator.lowerBound(d, net), d, net), i, -1, d, null));
+        queue.add(new Entry(key(PlanEvaluator.lowerBound(d, net), d, net), i, -1, d, null, false));
       }
     }
     while (!queue.isEmpty()
@@ -141,23 +142,24 @@ public final class SrtfPolicy implements SchedulingPolicy {
             e.plan() == null
                 ? planner.plan(e.demand(), net)
                 : planner.replan(e.plan(), e.version(), net);
-        Entry fresh =
-            new Entry(key(p.finish(), e.demand(), net), e.index(), net.epoch(), e.demand(), p);
-        if (!queue.isEmpty() && order.compare(queue.peek(), fresh) < 0 && !p.demand().allPinned()) {
+        boolean polished = false;
+        if (!queue.isEmpty()
+            && order.compare(queue.peek(), entry(p, e, net, false)) < 0
+            && !p.demand().allPinned()) {
           // About to yield to the head on an unpolished placement: polish it first, as a commit
           // would. The placement methods see only receivers' links, so where slow senders bind,
           // their plan can lose its turn to a coflow it would beat, and is then placed behind it.
           p = planner.refine(p, net);
-          fresh =
-              new Entry(key(p.finish(), e.demand(), net), e.index(), net.epoch(), e.demand(), p);
+          polished = true;
         }
+        Entry fresh = entry(p, e, net, polished);
         if (!queue.isEmpty() && order.compare(queue.peek(), fresh) < 0) {
           queue.add(fresh);
           continue;
         }
         e = fresh;
       }
-      out[e.index()] = commit(e.plan(), net);
+      out[e.index()] = commit(e.polished() ? e.plan() : planner.refine(e.plan(), net), net);
       net.nextEpoch();
     }
     for (Entry e : queue) { // nothing they may use is free now: they wait, pinned reducers only
@@ -246,8 +248,14 @@ public final class SrtfPolicy implements SchedulingPolicy {
     }
   }
 
-  private CoflowAssignment commit(CoflowPlan planned, NetworkProfile net) {
-    CoflowPlan plan = planner.refine(planned, net);
+  /** {@code e}'s coflow with plan {@code p}, made against the current B. */
+  private Entry entry(CoflowPlan p, Entry e, NetworkProfile net, boolean polished) {
+    return new Entry(
+        key(p.finish(), e.demand(), net), e.index(), net.epoch(), e.demand(), p, polished);
+  }
+
+  /** Serves a polished plan: its rates, committed against B. */
+  private CoflowAssignment commit(CoflowPlan plan, NetworkProfile net) {
     double[] r = rates.commit(plan, net);
     return new CoflowAssignment(plan.hostOf().clone(), r);
   }
