@@ -142,17 +142,13 @@ public final class SrtfPolicy implements SchedulingPolicy {
             e.plan() == null
                 ? planner.plan(e.demand(), net)
                 : planner.replan(e.plan(), e.version(), net);
-        boolean polished = false;
-        if (!queue.isEmpty()
-            && order.compare(queue.peek(), entry(p, e, net, false)) < 0
-            && !p.demand().allPinned()) {
+        Entry fresh = entry(p, e, net, false);
+        if (!queue.isEmpty() && order.compare(queue.peek(), fresh) < 0 && !p.demand().allPinned()) {
           // About to yield to the head on an unpolished placement: polish it first, as a commit
           // would. The placement methods see only receivers' links, so where slow senders bind,
           // their plan can lose its turn to a coflow it would beat, and is then placed behind it.
-          p = planner.refine(p, net);
-          polished = true;
+          fresh = entry(planner.refine(p, net), e, net, true);
         }
-        Entry fresh = entry(p, e, net, polished);
         if (!queue.isEmpty() && order.compare(queue.peek(), fresh) < 0) {
           queue.add(fresh);
           continue;
