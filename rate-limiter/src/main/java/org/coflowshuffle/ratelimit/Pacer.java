@@ -34,7 +34,12 @@ public final class Pacer {
   }
 
   /**
-   * Sets a new rate from now on; bytes sent before no longer count.
+   * Sets a new rate from now on. Bytes sent ahead of the old rate's schedule (the last chunk, whose
+   * time has not passed yet) still count, now at the new rate: otherwise every change would let a
+   * chunk go early, and with the coordinator changing a flow's rate several times a second the
+   * flows of one host overshot their rates by about 10% together, more than the link had spare. A
+   * flow behind its schedule (it had nothing to send, or the socket was full) starts afresh, with
+   * no burst to catch up.
    *
    * @throws IllegalArgumentException for a negative or NaN rate
    */
@@ -42,9 +47,15 @@ public final class Pacer {
     if (!(bytesPerSecond >= 0)) {
       throw new IllegalArgumentException("rate must be >= 0 bytes/s: " + bytesPerSecond);
     }
+    long ahead = 0; // bytes sent beyond what the old rate allowed by now
+    if (rate == 0) {
+      ahead = sentSinceEpoch; // paused: what was ahead when it paused is still ahead
+    } else if (rate != UNLIMITED) {
+      ahead = (long) Math.max(0, sentSinceEpoch - (nowNanos - epochNanos) / 1e9 * rate);
+    }
     rate = bytesPerSecond;
     epochNanos = nowNanos;
-    sentSinceEpoch = 0;
+    sentSinceEpoch = ahead;
   }
 
   public double rate() {

@@ -2,6 +2,7 @@ package org.coflowshuffle.ratelimit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
 
@@ -23,14 +24,56 @@ class PacerTest {
   }
 
   @Test
-  void aNewRateCountsFromItsOwnStart() {
+  void bytesSentAheadOfTheOldRateCountAtTheNewOne() {
     Pacer p = new Pacer(1_000_000, 0);
-    p.sent(100_000); // due at 100 ms
+    p.sent(100_000); // due at 100 ms: at 20 ms, 80 kB are ahead of the schedule
     p.setRate(10_000_000, 20 * MS);
-    assertEquals(0, p.delayNanos(20 * MS), "bytes sent before the change no longer count");
+    assertEquals(8 * MS, p.delayNanos(20 * MS), "80 kB at 10 MB/s");
     p.sent(100_000);
-    assertEquals(10 * MS, p.delayNanos(20 * MS));
+    assertEquals(18 * MS, p.delayNanos(20 * MS));
     assertEquals(50_000, p.chunkBytes());
+  }
+
+  @Test
+  void aFlowBehindItsScheduleStartsAfreshWithoutABurst() {
+    Pacer p = new Pacer(1_000_000, 0);
+    p.sent(5_000); // due at 5 ms, but nothing more to send until 1 s
+    p.setRate(2_000_000, 1_000 * MS);
+    assertEquals(0, p.delayNanos(1_000 * MS));
+    p.sent(10_000);
+    assertEquals(5 * MS, p.delayNanos(1_000 * MS), "the lag is not made up");
+  }
+
+  @Test
+  void aPausedFlowKeepsWhatItSentAhead() {
+    Pacer p = new Pacer(1_000_000, 0);
+    p.sent(5_000); // due at 5 ms
+    p.setRate(0, 1 * MS); // 4 kB ahead
+    assertEquals(Long.MAX_VALUE, p.delayNanos(500 * MS));
+    p.setRate(1_000_000, 500 * MS);
+    assertEquals(4 * MS, p.delayNanos(500 * MS));
+  }
+
+  @Test
+  void frequentRateChangesNeverAddUpToMoreThanTheRate() {
+    // A flow always ready to send, its rate set again (to the same value or a little off) every
+    // 30 ms, as the coordinator's pushes do: over 10 s it sends its rate's worth and one chunk.
+    double rate = 50_000;
+    Pacer p = new Pacer(rate, 0);
+    long sent = 0;
+    long nextChange = 30 * MS;
+    for (long t = 0; t < 10_000 * MS; t += MS / 10) {
+      if (t >= nextChange) {
+        p.setRate(nextChange % (60 * MS) == 0 ? rate : rate * 1.0001, t);
+        nextChange += 30 * MS;
+      }
+      if (p.delayNanos(t) == 0) {
+        p.sent(p.chunkBytes());
+        sent += p.chunkBytes();
+      }
+    }
+    assertTrue(sent <= rate * 1.0001 * 10 + Pacer.MIN_CHUNK, "sent " + sent);
+    assertTrue(sent >= rate * 10 - Pacer.MIN_CHUNK, "sent " + sent);
   }
 
   @Test
