@@ -12,6 +12,15 @@ public interface RateRule {
    */
   double[] commit(CoflowPlan plan, NetworkProfile net);
 
+  /**
+   * {@link #commit(CoflowPlan, NetworkProfile)} for a coflow whose last commit {@code last} holds,
+   * for rules that can start from it; the rates returned may be rewritten by the next commit with
+   * the same {@code last}.
+   */
+  default double[] commit(CoflowPlan plan, NetworkProfile net, CommittedRates last) {
+    return commit(plan, net);
+  }
+
   /** Takes a slot for every reducer the plan places anew. */
   static void takeSlots(CoflowPlan plan, NetworkProfile net) {
     CoflowDemand d = plan.demand();

@@ -11,8 +11,23 @@ package org.coflowshuffle.core.plan;
  */
 public final class ReceiverDrivenRates implements RateRule {
 
+  /** How far a reducer's end may move before its flows get new rates, relative to its span. */
+  private static final double SAME_END = 1e-10;
+
   @Override
   public double[] commit(CoflowPlan plan, NetworkProfile net) {
+    return commit(plan, net, new CommittedRates());
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Starting from {@code last}, only the reducers whose flows end at another time than at the
+   * last commit get new rates (see {@link CommittedRates}); the rates returned are {@code last}'s
+   * array, rewritten by the next commit.
+   */
+  @Override
+  public double[] commit(CoflowPlan plan, NetworkProfile net, CommittedRates last) {
     CoflowDemand d = plan.demand();
     CoflowShape shape = d.shape();
     double[] remaining = d.active().remaining();
@@ -42,63 +57,267 @@ public final class ReceiverDrivenRates implements RateRule {
         allMove = false;
       }
     }
-    double[] senderBytes = new double[m];
-    if (allMove) { // every remaining byte moves now: the senders' totals as they are
-      int[] senders = d.senders();
-      for (int i = 0; i < senders.length; i++) {
-        senderBytes[senders[i]] = d.senderBytes()[i];
-      }
-    } else {
-      SenderRun run = new SenderRun(senderBytes);
-      for (int k = 0; k < remaining.length; k++) { // flow order: sequential in memory
-        if (sends(remaining, shape, to, k)) {
-          run.add(shape.sourceOfFlow[k], remaining[k]);
-        }
-      }
-      run.close();
+    // A sender's flows move only while it has bandwidth free now (else they wait, see the class).
+    boolean[] gate = new boolean[m];
+    for (int u : shape.senders) {
+      gate[u] = net.out(u).rateNow() > 0;
     }
+    double now = net.now();
+    boolean again = last.continues(d, gate, m, now);
+    double[] senderBytes =
+        again ? trackedSenderBytes(d, to, allMove, last, now) : senderBytes(d, to, allMove, m);
     double[] senderSpan = new double[m];
     double longestSenderSpan = 0;
     for (int u : shape.senders) {
-      if (senderBytes[u] > 0) {
-        double free = net.out(u).rateNow();
-        senderSpan[u] = free > 0 ? senderBytes[u] / free : 0;
+      double free = net.out(u).rateNow();
+      if (senderBytes[u] > 0 && free > 0) {
+        senderSpan[u] = senderBytes[u] / free;
         longestSenderSpan = Math.max(longestSenderSpan, senderSpan[u]);
       }
     }
     if (longestSenderSpan > shortestSpan) { // some receiver waits for a sender
-      for (int k = 0; k < remaining.length; k++) { // flow order: sequential in memory
-        if (sends(remaining, shape, to, k)) {
-          int h = to[shape.reducerOfFlow[k]];
-          span[h] = Math.max(span[h], senderSpan[shape.sourceOfFlow[k]]);
+      stretch(shape, remaining, to, span, senderSpan, longestSenderSpan, again ? last : null);
+    }
+    if (!again) {
+      last.start(d, gate, m);
+      rewriteAll(last, shape, remaining, to, span, now);
+    } else {
+      rewriteChanged(last, shape, remaining, to, span, now);
+    }
+    last.committedAt(d, senderBytes, now);
+    double[] actualIn = new double[m];
+    for (int n = 0; n < to.length; n++) {
+      if (to[n] >= 0) {
+        actualIn[to[n]] += last.inRate[n];
+      }
+    }
+    for (int j : touched) {
+      if (received[j] > 0) {
+        take(net.in(j), received[j], actualIn[j], now, true);
+      }
+      if (sent[j] > 0) { // a sender whose link is full now waits for it, as a receiver does
+        double actualOut = last.outFlows[j] > 0 ? last.outRate[j] : 0;
+        take(net.out(j), sent[j], actualOut, now, net.out(j).rateNow() <= 0);
+      }
+    }
+    RateRule.takeSlots(plan, net);
+    return last.rates;
+  }
+
+  /** Per host, the bytes of its flows that cross the network now, summed over the flows. */
+  private static double[] senderBytes(CoflowDemand d, int[] to, boolean allMove, int hosts) {
+    double[] senderBytes = new double[hosts];
+    int[] senders = d.senders();
+    if (allMove) { // every remaining byte moves now: the senders' totals as they are
+      for (int i = 0; i < senders.length; i++) {
+        senderBytes[senders[i]] = d.senderBytes()[i];
+      }
+      return senderBytes;
+    }
+    CoflowShape shape = d.shape();
+    double[] remaining = d.active().remaining();
+    SenderRun run = new SenderRun(senderBytes);
+    for (int k = 0; k < remaining.length; k++) { // flow order: sequential in memory
+      if (sends(remaining, shape, to, k)) {
+        run.add(shape.sourceOfFlow[k], remaining[k]);
+      }
+    }
+    run.close();
+    return senderBytes;
+  }
+
+  /**
+   * {@link #senderBytes} from the last commit's: what each sender's moving flows delivered since at
+   * their rates is gone, and only the flows of reducers that start or stop receiving are visited.
+   */
+  private static double[] trackedSenderBytes(
+      CoflowDemand d, int[] to, boolean allMove, CommittedRates last, double now) {
+    if (allMove) {
+      return senderBytes(d, to, true, last.outRate.length);
+    }
+    CoflowShape shape = d.shape();
+    double[] remaining = d.active().remaining();
+    double[] senderBytes = new double[last.outRate.length];
+    double dt = now - last.at;
+    for (int u : shape.senders) {
+      double moved = last.outFlows[u] > 0 ? last.outRate[u] * dt : 0;
+      senderBytes[u] = Math.max(0, last.sendBytes[u] - moved);
+    }
+    CommittedRates.FlowGroups flows = last.byReducer();
+    for (int n = 0; n < to.length; n++) {
+      if (to[n] != last.to[n]) {
+        for (int i = flows.from(n); i < flows.to(n); i++) {
+          int k = flows.flow(i);
+          int u = shape.sourceOfFlow[k];
+          if (sends(remaining, shape, last.to, k)) {
+            senderBytes[u] = Math.max(0, senderBytes[u] - remaining[k]);
+          }
+          if (sends(remaining, shape, to, k)) {
+            senderBytes[u] += remaining[k];
+          }
         }
       }
     }
-    double[] rates = new double[remaining.length];
-    double[] actualIn = new double[m];
-    double[] actualOut = new double[m];
-    SenderRun out = new SenderRun(actualOut);
+    return senderBytes;
+  }
+
+  /**
+   * Stretches each receiving host's span to that of the slowest sender it receives from. Only hosts
+   * faster than the slowest sender can stretch, and only senders slower than the fastest host can
+   * stretch one: with {@code last}, the pass visits the flows into those hosts or the flows of
+   * those senders, whichever are fewer; without it, or when either is most of the flows, every flow
+   * in flow order.
+   */
+  private static void stretch(
+      CoflowShape shape,
+      double[] remaining,
+      int[] to,
+      double[] span,
+      double[] senderSpan,
+      double longestSenderSpan,
+      CommittedRates last) {
+    double[] stretched = span.clone(); // read the spans before any stretch, write here
+    if (last != null) {
+      double shortestSpan = Double.POSITIVE_INFINITY;
+      for (int h : to) {
+        shortestSpan = h >= 0 ? Math.min(shortestSpan, span[h]) : shortestSpan;
+      }
+      CommittedRates.FlowGroups byReducer = last.byReducer();
+      CommittedRates.FlowGroups bySender = last.bySender();
+      long intoFast = 0; // flows into hosts faster than the slowest sender
+      for (int n = 0; n < to.length; n++) {
+        if (to[n] >= 0 && span[to[n]] < longestSenderSpan) {
+          intoFast += byReducer.to(n) - byReducer.from(n);
+        }
+      }
+      long fromSlow = 0; // flows from senders slower than the fastest host
+      for (int u : shape.senders) {
+        if (senderSpan[u] > shortestSpan) {
+          fromSlow += bySender.to(u) - bySender.from(u);
+        }
+      }
+      if (Math.min(intoFast, fromSlow) <= remaining.length / 2) {
+        CommittedRates.FlowGroups groups = intoFast <= fromSlow ? byReducer : bySender;
+        int count = intoFast <= fromSlow ? to.length : senderSpan.length;
+        for (int g = 0; g < count; g++) {
+          boolean visit =
+              intoFast <= fromSlow
+                  ? to[g] >= 0 && span[to[g]] < longestSenderSpan
+                  : senderSpan[g] > shortestSpan;
+          for (int i = visit ? groups.from(g) : 0; visit && i < groups.to(g); i++) {
+            stretchBy(shape, remaining, to, span, senderSpan, stretched, groups.flow(i));
+          }
+        }
+        System.arraycopy(stretched, 0, span, 0, span.length);
+        return;
+      }
+    }
+    for (int k = 0; k < remaining.length; k++) { // flow order: sequential in memory
+      stretchBy(shape, remaining, to, span, senderSpan, stretched, k);
+    }
+    System.arraycopy(stretched, 0, span, 0, span.length);
+  }
+
+  private static void stretchBy(
+      CoflowShape shape,
+      double[] remaining,
+      int[] to,
+      double[] span,
+      double[] senderSpan,
+      double[] stretched,
+      int k) {
+    if (sends(remaining, shape, to, k)) {
+      int h = to[shape.reducerOfFlow[k]];
+      stretched[h] = Math.max(stretched[h], senderSpan[shape.sourceOfFlow[k]]);
+    }
+  }
+
+  /** Every flow's rate, in flow order, into {@code last} as started. */
+  private static void rewriteAll(
+      CommittedRates last,
+      CoflowShape shape,
+      double[] remaining,
+      int[] to,
+      double[] span,
+      double now) {
+    double[] rates = last.rates;
+    SenderRun out = new SenderRun(last.outRate);
     for (int k = 0; k < remaining.length; k++) {
       int u = shape.sourceOfFlow[k];
-      if (senderSpan[u] > 0 && sends(remaining, shape, to, k)) {
-        int h = to[shape.reducerOfFlow[k]];
-        double rate = remaining[k] / span[h];
+      if (last.gate[u] && sends(remaining, shape, to, k)) {
+        int n = shape.reducerOfFlow[k];
+        double rate = remaining[k] / span[to[n]];
         rates[k] = rate;
-        actualIn[h] += rate;
+        last.inRate[n] += rate;
+        last.outFlows[u]++;
         out.add(u, rate);
       }
     }
     out.close();
-    for (int j : touched) {
-      if (received[j] > 0) {
-        take(net.in(j), received[j], actualIn[j], net.now(), true);
-      }
-      if (sent[j] > 0) { // a sender whose link is full now waits for it, as a receiver does
-        take(net.out(j), sent[j], actualOut[j], net.now(), net.out(j).rateNow() <= 0);
+    for (int n = 0; n < to.length; n++) {
+      last.to[n] = to[n];
+      last.end[n] = to[n] >= 0 ? now + span[to[n]] : Double.NaN;
+    }
+  }
+
+  /**
+   * The rates of the reducers whose flows now end at another time, or on another host, than at the
+   * last commit; the others keep theirs (equal, up to rounding, to what they would be computed
+   * afresh). Starts over in flow order when that is most of the flows.
+   */
+  private static void rewriteChanged(
+      CommittedRates last,
+      CoflowShape shape,
+      double[] remaining,
+      int[] to,
+      double[] span,
+      double now) {
+    CommittedRates.FlowGroups flows = last.byReducer();
+    boolean[] changed = new boolean[to.length];
+    int changedFlows = 0;
+    for (int n = 0; n < to.length; n++) {
+      double end = to[n] >= 0 ? now + span[to[n]] : Double.NaN;
+      changed[n] = to[n] != last.to[n] || !sameEnd(end, last.end[n], span[Math.max(to[n], 0)]);
+      if (changed[n]) {
+        changedFlows += flows.to(n) - flows.from(n);
       }
     }
-    RateRule.takeSlots(plan, net);
-    return rates;
+    if (changedFlows > remaining.length / 2) {
+      last.restart();
+      rewriteAll(last, shape, remaining, to, span, now);
+      return;
+    }
+    double[] rates = last.rates;
+    for (int n = 0; n < to.length; n++) {
+      if (!changed[n]) {
+        continue;
+      }
+      double in = 0;
+      for (int i = flows.from(n); i < flows.to(n); i++) {
+        int k = flows.flow(i);
+        int u = shape.sourceOfFlow[k];
+        double rate =
+            last.gate[u] && sends(remaining, shape, to, k) ? remaining[k] / span[to[n]] : 0;
+        double old = rates[k];
+        if (rate != old) {
+          rates[k] = rate;
+          last.outRate[u] += rate - old;
+          last.outFlows[u] += (rate > 0 ? 1 : 0) - (old > 0 ? 1 : 0);
+        }
+        in += rate;
+      }
+      last.inRate[n] = in;
+      last.to[n] = to[n];
+      last.end[n] = to[n] >= 0 ? now + span[to[n]] : Double.NaN;
+    }
+  }
+
+  /** Whether two end times of a reducer with {@code span} seconds left are the same. */
+  private static boolean sameEnd(double a, double b, double span) {
+    if (Double.isNaN(a) || Double.isNaN(b)) {
+      return Double.isNaN(a) && Double.isNaN(b);
+    }
+    return Math.abs(a - b) <= SAME_END * span + 4 * Math.ulp(a);
   }
 
   /**

@@ -2,7 +2,8 @@ package org.coflowshuffle.core.policy;
 
 /**
  * A policy's decision for one active coflow until the next invocation. Read-only for whoever
- * receives it: a policy may hand the same array to several coflows (all-zero rates, say).
+ * receives it: a policy may hand the same array to several coflows (all-zero rates, say), and may
+ * rewrite its arrays at its next invocation (copy what must outlive it).
  *
  * @param hostOf host per reducer; -1 leaves it unplaced. Pinned reducers must keep their host. A
  *     placed reducer is pinned as soon as one of its flows gets a positive rate, or at once when it

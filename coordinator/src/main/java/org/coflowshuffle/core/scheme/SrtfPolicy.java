@@ -13,6 +13,7 @@ import org.coflowshuffle.core.model.Coflow;
 import org.coflowshuffle.core.plan.CoflowDemand;
 import org.coflowshuffle.core.plan.CoflowPlan;
 import org.coflowshuffle.core.plan.CoflowShape;
+import org.coflowshuffle.core.plan.CommittedRates;
 import org.coflowshuffle.core.plan.NetworkProfile;
 import org.coflowshuffle.core.plan.PlanEvaluator;
 import org.coflowshuffle.core.plan.Planner;
@@ -97,6 +98,9 @@ public final class SrtfPolicy implements SchedulingPolicy {
 
   private final Map<Integer, Shaped> shapes = new HashMap<>();
   private final Map<Integer, CoflowDemand> demands = new HashMap<>();
+  // The rates last committed per coflow, for coflows committed at the last invocation only: the
+  // others did not move at them.
+  private final Map<Integer, CommittedRates> committed = new HashMap<>();
   // Shared all-zero rates for coflows left waiting. Safe to share: only the idle-bandwidth fill
   // writes rates, and it runs only when work-conserving, where the planning loop never stops early.
   private final Map<Integer, double[]> zeros = new HashMap<>();
@@ -119,8 +123,10 @@ public final class SrtfPolicy implements SchedulingPolicy {
     // Lines 6-9: coflows past the starvation threshold, oldest first. Not longest waiting first:
     // a starving coflow being served stops waiting, and the others would pass it at every event.
     starving.sort(Comparator.comparingDouble(i -> active.get(i).coflow().arrival()));
+    Set<Integer> served = new HashSet<>();
     for (int i : starving) {
-      out[i] = commit(planner.refine(planner.plan(demand(active.get(i), view), net), net), net);
+      out[i] =
+          commit(planner.refine(planner.plan(demand(active.get(i), view), net), net), net, served);
     }
     // Lines 10-15: shortest estimated completion first, against what is left. Each coflow served
     // starts a new epoch of B.
@@ -155,7 +161,7 @@ public final class SrtfPolicy implements SchedulingPolicy {
         }
         e = fresh;
       }
-      out[e.index()] = commit(e.polished() ? e.plan() : planner.refine(e.plan(), net), net);
+      out[e.index()] = commit(e.polished() ? e.plan() : planner.refine(e.plan(), net), net, served);
       net.nextEpoch();
     }
     for (Entry e : queue) { // nothing they may use is free now: they wait, pinned reducers only
@@ -167,6 +173,7 @@ public final class SrtfPolicy implements SchedulingPolicy {
       out[e.index()] =
           new CoflowAssignment(hostOf, zeros.computeIfAbsent(a.remaining().length, double[]::new));
     }
+    committed.keySet().retainAll(served);
     if (options.workConserving()) {
       idle.fill(active, out, net);
     }
@@ -250,9 +257,16 @@ public final class SrtfPolicy implements SchedulingPolicy {
         key(p.finish(), e.demand(), net), e.index(), net.epoch(), e.demand(), p, polished);
   }
 
-  /** Serves a polished plan: its rates, committed against B. */
-  private CoflowAssignment commit(CoflowPlan plan, NetworkProfile net) {
-    double[] r = rates.commit(plan, net);
-    return new CoflowAssignment(plan.hostOf().clone(), r);
+  /**
+   * Serves a polished plan: its rates, committed against B, starting from the coflow's last commit.
+   * The rates are then that commit's array, rewritten at the next invocation, except where the
+   * idle-bandwidth fill adds to them (work-conserving), which gets a copy.
+   */
+  private CoflowAssignment commit(CoflowPlan plan, NetworkProfile net, Set<Integer> served) {
+    int index = plan.demand().active().index();
+    served.add(index);
+    double[] r =
+        rates.commit(plan, net, committed.computeIfAbsent(index, i -> new CommittedRates()));
+    return new CoflowAssignment(plan.hostOf().clone(), options.workConserving() ? r.clone() : r);
   }
 }

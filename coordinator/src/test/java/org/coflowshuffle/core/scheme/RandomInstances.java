@@ -53,6 +53,45 @@ final class RandomInstances {
     return new Instance(hosts, coflows);
   }
 
+  /**
+   * As {@code simulate --workload rpc-synthetic} builds it, small: send-only hosts, reducer hosts
+   * with NICs from the paper's set (some with a slot limit when {@code slots}), Poisson arrivals,
+   * every sender to every reducer, now and then a reducer pinned or one with nothing to fetch.
+   */
+  static Instance synthetic(Random rnd, boolean slots) {
+    int senders = 2 + rnd.nextInt(3);
+    int receivers = 3 + rnd.nextInt(5);
+    List<Host> hosts = new ArrayList<>();
+    for (int u = 0; u < senders; u++) {
+      hosts.add(Host.sender("S" + u, 40 * 1.25e8));
+    }
+    for (int j = 0; j < receivers; j++) {
+      double b = GBPS[rnd.nextInt(GBPS.length)] * 1.25e8;
+      int limit = slots && rnd.nextInt(3) == 0 ? 1 + rnd.nextInt(2) : Host.UNLIMITED_SLOTS;
+      hosts.add(new Host("R" + j, b, b, limit, true));
+    }
+    List<Coflow> coflows = new ArrayList<>();
+    double t = 0;
+    for (int c = 0; c < 4 + rnd.nextInt(8); c++) {
+      t += -Math.log(1 - rnd.nextDouble()) / 5;
+      List<Reducer> reducers = new ArrayList<>();
+      List<Flow> flows = new ArrayList<>();
+      double size = Math.exp(rnd.nextDouble() * 8) * 1e7; // 10 MB to 30 GB, skewed small
+      int n = 1 + rnd.nextInt(receivers);
+      for (int r = 0; r < n; r++) {
+        boolean pin = !slots && rnd.nextInt(8) == 0;
+        reducers.add(
+            new Reducer(
+                "C" + c + ".r" + r, pin ? senders + rnd.nextInt(receivers) : Reducer.NOT_PINNED));
+        for (int u = 0; u < senders && rnd.nextInt(12) > 0; u++) { // now and then none
+          flows.add(new Flow(u, r, size * (0.5 + rnd.nextDouble()) / (n * senders)));
+        }
+      }
+      coflows.add(new Coflow("C" + c, t, reducers, flows));
+    }
+    return new Instance(hosts, coflows);
+  }
+
   private static Coflow coflow(
       Random rnd,
       String id,

@@ -1,0 +1,167 @@
+package org.coflowshuffle.core.plan;
+
+import java.util.Arrays;
+
+/**
+ * What {@link ReceiverDrivenRates} last committed for one coflow, kept by the policy between its
+ * invocations so that the next commit rewrites only the flows whose rates change. Under
+ * receiver-driven rates a flow's rate is its remaining bytes over the time its reducer's host has
+ * left; while the flows move at those rates, both shrink together and the rate stays the same, so
+ * only the reducers whose end moved (a host freed or taken by another coflow, a reducer done) need
+ * new rates. In the paper's Fig. 9 setting (500 + 500 hosts, 250,000 flows per coflow) that is
+ * about one flow in twenty per commit, and writing every rate was 90% of a decision.
+ *
+ * <p>Valid only while the coflow's flows moved at exactly these rates since they were committed:
+ * the owner drops it when a decision did not commit the coflow. A commit also starts afresh on its
+ * own when the coflow's shape or the senders with bandwidth free change. Not thread-safe; one per
+ * coflow and policy.
+ */
+public final class CommittedRates {
+
+  CoflowShape shape; // null: nothing committed, the next commit starts afresh
+  double at; // when the rates were committed
+  double[] rates; // per flow: the array handed out, rewritten in place by later commits
+  int[] to; // per reducer: the host it receives on at these rates, -1 for none
+  double[] end; // per reducer: when its flows end at these rates (absolute), NaN when none move
+  double[] inRate; // per reducer: the sum of its flows' rates
+  double[] workAt; // per reducer: its bytes left when the rates were committed
+  double[] outRate; // per host: the sum of the rates of the flows it sends
+  int[] outFlows; // per host: how many of its flows have a positive rate
+  double[] sendBytes; // per host: the bytes of its flows that crossed the network at `at`
+  boolean[] gate; // per host: whether it had outgoing bandwidth free (its flows may move)
+  FlowGroups byReducer; // built when first needed, kept with the shape
+  FlowGroups bySender;
+
+  /**
+   * Whether a commit of {@code d} at {@code now} may start from these rates: the same coflow and
+   * senders with bandwidth free, and every reducer's bytes left as its flows' rates since the last
+   * commit leave them (so that they did move at them: the exact runner's coflows do, a live
+   * coordinator's, reported from real transfers, do not, and are committed afresh every time).
+   */
+  boolean continues(CoflowDemand d, boolean[] gate, int hosts, double now) {
+    CoflowShape shape = d.shape();
+    if (this.shape != shape
+        || outRate.length != hosts
+        || rates.length != shape.sourceOfFlow.length) {
+      return false;
+    }
+    for (int u : shape.senders) {
+      if (this.gate[u] != gate[u]) {
+        return false;
+      }
+    }
+    double dt = now - at;
+    for (int n = 0; n < to.length; n++) {
+      double expected = workAt[n] - inRate[n] * dt;
+      if (Math.abs(d.work(n) - expected) > 1e-6 * workAt[n] + 1) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Starts afresh for {@code d}: every rate 0, no reducer receiving. */
+  void start(CoflowDemand d, boolean[] gate, int hosts) {
+    CoflowShape shape = d.shape();
+    if (this.shape != shape) {
+      byReducer = null;
+      bySender = null;
+    }
+    rates = null; // the last array may still be read: the next one is new
+    this.shape = shape;
+    this.gate = gate;
+    int reducers = d.reducers();
+    to = new int[reducers];
+    end = new double[reducers];
+    workAt = new double[reducers];
+    restart();
+  }
+
+  /** Every rate 0 again, no reducer receiving, for a commit that writes every rate. */
+  void restart() {
+    int flows = shape.sourceOfFlow.length;
+    if (rates == null || rates.length != flows) {
+      rates = new double[flows];
+    } else {
+      Arrays.fill(rates, 0);
+    }
+    Arrays.fill(to, -1);
+    Arrays.fill(end, Double.NaN);
+    inRate = new double[to.length];
+    int hosts = gate.length;
+    outRate = new double[hosts];
+    outFlows = new int[hosts];
+  }
+
+  /** Records when the rates were committed, and what was left then. */
+  void committedAt(CoflowDemand d, double[] sendBytes, double now) {
+    at = now;
+    this.sendBytes = sendBytes;
+    for (int n = 0; n < workAt.length; n++) {
+      workAt[n] = d.work(n);
+    }
+  }
+
+  /** The flows grouped by reducer. */
+  FlowGroups byReducer() {
+    if (byReducer == null) {
+      byReducer = FlowGroups.of(shape.reducerOfFlow, to.length);
+    }
+    return byReducer;
+  }
+
+  /** The flows grouped by source host. */
+  FlowGroups bySender() {
+    if (bySender == null) {
+      bySender = FlowGroups.of(shape.sourceOfFlow, outRate.length);
+    }
+    return bySender;
+  }
+
+  /**
+   * Flow indices grouped by a key (reducer or source host), ascending within a group: a counting
+   * sort, or no array at all when the flows already come in key order (as they come by sender).
+   */
+  static final class FlowGroups {
+    private final int[] start; // group g is [start[g], start[g + 1])
+    private final int[] flows; // null: flow i is the i-th of the order
+
+    private FlowGroups(int[] start, int[] flows) {
+      this.start = start;
+      this.flows = flows;
+    }
+
+    static FlowGroups of(int[] keyOfFlow, int keys) {
+      int[] start = new int[keys + 1];
+      boolean ordered = true;
+      for (int k = 0; k < keyOfFlow.length; k++) {
+        start[keyOfFlow[k] + 1]++;
+        ordered &= k == 0 || keyOfFlow[k] >= keyOfFlow[k - 1];
+      }
+      for (int g = 0; g < keys; g++) {
+        start[g + 1] += start[g];
+      }
+      if (ordered) {
+        return new FlowGroups(start, null);
+      }
+      int[] flows = new int[keyOfFlow.length];
+      int[] next = Arrays.copyOf(start, keys);
+      for (int k = 0; k < keyOfFlow.length; k++) {
+        flows[next[keyOfFlow[k]]++] = k;
+      }
+      return new FlowGroups(start, flows);
+    }
+
+    int from(int g) {
+      return start[g];
+    }
+
+    int to(int g) {
+      return start[g + 1];
+    }
+
+    int flow(int i) {
+      return flows == null ? i : flows[i];
+    }
+  }
+}
