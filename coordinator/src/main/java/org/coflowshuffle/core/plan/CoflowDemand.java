@@ -39,9 +39,10 @@ public final class CoflowDemand {
     work = totals.perReducer();
     double[] perHost = totals.perSource();
     if (locality) {
-      slotBytes = new double[shape.sourceOfSlot.length];
+      int[] slotOfFlow = shape.slots().slotOfFlow();
+      slotBytes = new double[shape.slots().sourceOfSlot().length];
       for (int k = 0; k < remaining.length; k++) {
-        slotBytes[shape.slotOfFlow[k]] += remaining[k];
+        slotBytes[slotOfFlow[k]] += remaining[k];
       }
     } else {
       slotBytes = null;
@@ -77,8 +78,10 @@ public final class CoflowDemand {
     if (slotBytes == null) {
       return 0;
     }
-    int from = shape.firstSlot[n];
-    int i = Arrays.binarySearch(shape.sourceOfSlot, from, shape.firstSlot[n + 1], host);
+    CoflowShape.Slots slots = shape.slots();
+    int i =
+        Arrays.binarySearch(
+            slots.sourceOfSlot(), slots.firstSlot()[n], slots.firstSlot()[n + 1], host);
     return i >= 0 ? slotBytes[i] : 0;
   }
 
@@ -97,10 +100,11 @@ public final class CoflowDemand {
       return best;
     }
     double most = 0;
-    for (int s = shape.firstSlot[n]; s < shape.firstSlot[n + 1]; s++) {
+    CoflowShape.Slots slots = shape.slots();
+    for (int s = slots.firstSlot()[n]; s < slots.firstSlot()[n + 1]; s++) {
       if (slotBytes[s] > most) {
         most = slotBytes[s];
-        best = shape.sourceOfSlot[s];
+        best = slots.sourceOfSlot()[s];
       }
     }
     return best;
@@ -114,9 +118,10 @@ public final class CoflowDemand {
   /** Subtracts from {@code sent} (per host) the bytes of the reducers {@code hostOf} leaves out. */
   void subtractUnplaced(int[] hostOf, double[] sent) {
     if (slotBytes != null) {
+      CoflowShape.Slots slots = shape.slots();
       for (int n = 0; n < work.length; n++) {
-        for (int s = shape.firstSlot[n]; hostOf[n] < 0 && s < shape.firstSlot[n + 1]; s++) {
-          sent[shape.sourceOfSlot[s]] -= slotBytes[s];
+        for (int s = slots.firstSlot()[n]; hostOf[n] < 0 && s < slots.firstSlot()[n + 1]; s++) {
+          sent[slots.sourceOfSlot()[s]] -= slotBytes[s];
         }
       }
       return;

@@ -6,39 +6,48 @@ import org.coflowshuffle.core.model.Host;
 import org.coflowshuffle.core.policy.ActiveCoflow;
 
 /**
- * The fixed structure of a coflow, computed once: its flows grouped by reducer and, within a
- * reducer, by source host ("slots"), so that summing remaining bytes per reducer and source is one
- * pass over the flows with no sorting, however often the coflow is planned.
+ * The fixed structure of a coflow, computed once: its senders and, when first asked, its flows
+ * grouped by reducer and within a reducer by source host ("slots", for bytes per reducer and source
+ * in one pass over the flows with no sorting, however often the coflow is planned) and its flows
+ * grouped by reducer or by sender (for the rates of one reducer or one sender). Only the senders
+ * are worked out at once: a coflow none of whose senders may run reducers never needs its slots,
+ * and at 250,000 flows numbering them took most of an arrival's decision.
  */
 public final class CoflowShape {
 
-  final int[] slotOfFlow;
-  final int[] firstSlot; // per reducer n: its slots are [firstSlot[n], firstSlot[n + 1])
-  final int[] sourceOfSlot; // ascending within each reducer
   final int[] senders; // distinct source hosts, ascending
   final int[] sourceOfFlow; // per flow, in flow order: loops over flows stay sequential in memory
   final int[] reducerOfFlow;
+  private final int reducers;
+  private Slots slots;
+  private FlowGroups byReducer;
+  private FlowGroups bySender;
+
+  /**
+   * Flows grouped by reducer and source host.
+   *
+   * @param slotOfFlow per flow, its slot
+   * @param firstSlot per reducer n: its slots are [firstSlot[n], firstSlot[n + 1])
+   * @param sourceOfSlot per slot, its source host; ascending within each reducer
+   */
+  record Slots(int[] slotOfFlow, int[] firstSlot, int[] sourceOfSlot) {}
 
   /**
    * The shape of {@code active}'s coflow, from its per-flow index arrays (kept, not copied: they
    * are fixed for the coflow, see {@link ActiveCoflow}).
    */
   public CoflowShape(ActiveCoflow active) {
-    int reducers = active.coflow().reducers().size();
+    reducers = active.coflow().reducers().size();
     sourceOfFlow = active.flowSource();
     reducerOfFlow = active.flowReducer();
     int sources = 0;
     for (int u : sourceOfFlow) {
       sources = Math.max(sources, u + 1);
     }
-    slotOfFlow = new int[sourceOfFlow.length];
-    firstSlot = new int[reducers + 1];
     boolean[] sends = new boolean[sources];
-    int[] slotSource = slotsInFlowOrder(sends);
-    if (slotSource == null) {
-      slotSource = slotsByReducer(sends);
+    for (int u : sourceOfFlow) {
+      sends[u] = true;
     }
-    sourceOfSlot = slotSource;
     int distinct = 0;
     for (boolean b : sends) {
       distinct += b ? 1 : 0;
@@ -51,6 +60,36 @@ public final class CoflowShape {
     }
   }
 
+  /** The slots, numbered when first asked. */
+  Slots slots() {
+    if (slots == null) {
+      int[] slotOfFlow = new int[sourceOfFlow.length];
+      int[] firstSlot = new int[reducers + 1];
+      int[] sourceOfSlot = slotsInFlowOrder(slotOfFlow, firstSlot);
+      if (sourceOfSlot == null) {
+        sourceOfSlot = slotsByReducer(slotOfFlow, firstSlot);
+      }
+      slots = new Slots(slotOfFlow, firstSlot, sourceOfSlot);
+    }
+    return slots;
+  }
+
+  /** The flows grouped by reducer, grouped when first asked. */
+  FlowGroups byReducer() {
+    if (byReducer == null) {
+      byReducer = FlowGroups.of(reducerOfFlow, reducers);
+    }
+    return byReducer;
+  }
+
+  /** The flows grouped by source host (of {@code hosts}), grouped when first asked. */
+  FlowGroups bySender(int hosts) {
+    if (bySender == null || bySender.groups() != hosts) {
+      bySender = FlowGroups.of(sourceOfFlow, hosts);
+    }
+    return bySender;
+  }
+
   /**
    * Numbers the slots in two sequential passes over the flows, where each reducer's flows come in
    * ascending order of source host (as when the flows are listed sender by sender, the usual
@@ -60,8 +99,7 @@ public final class CoflowShape {
    *
    * @return the source host of each slot
    */
-  private int[] slotsInFlowOrder(boolean[] sends) {
-    int reducers = firstSlot.length - 1;
+  private int[] slotsInFlowOrder(int[] slotOfFlow, int[] firstSlot) {
     int[] last = new int[reducers]; // per reducer, the source of its latest flow so far
     Arrays.fill(last, -1);
     for (int k = 0; k < sourceOfFlow.length; k++) {
@@ -73,7 +111,6 @@ public final class CoflowShape {
       if (u != last[n]) {
         firstSlot[n + 1]++;
         last[n] = u;
-        sends[u] = true;
       }
     }
     for (int n = 0; n < reducers; n++) {
@@ -104,8 +141,7 @@ public final class CoflowShape {
    *
    * @return the source host of each slot
    */
-  private int[] slotsByReducer(boolean[] sends) {
-    int reducers = firstSlot.length - 1;
+  private int[] slotsByReducer(int[] slotOfFlow, int[] firstSlot) {
     int count = sourceOfFlow.length;
     int[] first = new int[reducers + 1];
     for (int n : reducerOfFlow) {
@@ -120,9 +156,8 @@ public final class CoflowShape {
       order[next[reducerOfFlow[k]]++] = k;
     }
     int[] slotSource = new int[count];
-    Arrays.fill(sends, false);
     Arrays.fill(firstSlot, 0);
-    int slots = 0;
+    int numbered = 0;
     for (int n = 0; n < reducers; n++) {
       sortBySource(order, first[n], first[n + 1], sourceOfFlow);
       int previous = -1;
@@ -130,15 +165,14 @@ public final class CoflowShape {
         int k = order[i];
         int u = sourceOfFlow[k];
         if (u != previous) {
-          slotSource[slots++] = u;
-          sends[u] = true;
+          slotSource[numbered++] = u;
           previous = u;
         }
-        slotOfFlow[k] = slots - 1;
+        slotOfFlow[k] = numbered - 1;
       }
-      firstSlot[n + 1] = slots;
+      firstSlot[n + 1] = numbered;
     }
-    return Arrays.copyOf(slotSource, slots);
+    return Arrays.copyOf(slotSource, numbered);
   }
 
   /** Sorts {@code order[from..to)}, flow indices ascending, by their source, stably. */

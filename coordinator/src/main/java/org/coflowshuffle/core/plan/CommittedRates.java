@@ -29,8 +29,6 @@ public final class CommittedRates {
   int[] outFlows; // per host: how many of its flows have a positive rate
   double[] sendBytes; // per host: the bytes of its flows that crossed the network at `at`
   boolean[] gate; // per host: whether it had outgoing bandwidth free (its flows may move)
-  FlowGroups byReducer; // built when first needed, kept with the shape
-  FlowGroups bySender;
 
   /**
    * Whether a commit of {@code d} at {@code now} may start from these rates: the same coflow and
@@ -63,10 +61,6 @@ public final class CommittedRates {
   /** Starts afresh for {@code d}: every rate 0, no reducer receiving. */
   void start(CoflowDemand d, boolean[] gate, int hosts) {
     CoflowShape shape = d.shape();
-    if (this.shape != shape) {
-      byReducer = null;
-      bySender = null;
-    }
     rates = null; // the last array may still be read: the next one is new
     this.shape = shape;
     this.gate = gate;
@@ -99,69 +93,6 @@ public final class CommittedRates {
     this.sendBytes = sendBytes;
     for (int n = 0; n < workAt.length; n++) {
       workAt[n] = d.work(n);
-    }
-  }
-
-  /** The flows grouped by reducer. */
-  FlowGroups byReducer() {
-    if (byReducer == null) {
-      byReducer = FlowGroups.of(shape.reducerOfFlow, to.length);
-    }
-    return byReducer;
-  }
-
-  /** The flows grouped by source host. */
-  FlowGroups bySender() {
-    if (bySender == null) {
-      bySender = FlowGroups.of(shape.sourceOfFlow, outRate.length);
-    }
-    return bySender;
-  }
-
-  /**
-   * Flow indices grouped by a key (reducer or source host), ascending within a group: a counting
-   * sort, or no array at all when the flows already come in key order (as they come by sender).
-   */
-  static final class FlowGroups {
-    private final int[] start; // group g is [start[g], start[g + 1])
-    private final int[] flows; // null: flow i is the i-th of the order
-
-    private FlowGroups(int[] start, int[] flows) {
-      this.start = start;
-      this.flows = flows;
-    }
-
-    static FlowGroups of(int[] keyOfFlow, int keys) {
-      int[] start = new int[keys + 1];
-      boolean ordered = true;
-      for (int k = 0; k < keyOfFlow.length; k++) {
-        start[keyOfFlow[k] + 1]++;
-        ordered &= k == 0 || keyOfFlow[k] >= keyOfFlow[k - 1];
-      }
-      for (int g = 0; g < keys; g++) {
-        start[g + 1] += start[g];
-      }
-      if (ordered) {
-        return new FlowGroups(start, null);
-      }
-      int[] flows = new int[keyOfFlow.length];
-      int[] next = Arrays.copyOf(start, keys);
-      for (int k = 0; k < keyOfFlow.length; k++) {
-        flows[next[keyOfFlow[k]]++] = k;
-      }
-      return new FlowGroups(start, flows);
-    }
-
-    int from(int g) {
-      return start[g];
-    }
-
-    int to(int g) {
-      return start[g + 1];
-    }
-
-    int flow(int i) {
-      return flows == null ? i : flows[i];
     }
   }
 }

@@ -1,6 +1,7 @@
 package org.coflowshuffle.core.plan;
 
 import java.util.Arrays;
+import org.coflowshuffle.core.util.StableOrder;
 
 /**
  * List scheduling, largest reducer first, each onto the host where it would finish earliest given
@@ -62,16 +63,14 @@ public final class GreedyPlacement implements PlacementMethod {
     }
   }
 
+  /** {@code reducers}, largest remaining work first, ties in their given order. */
   static int[] bySizeDescending(CoflowDemand d, int[] reducers) {
-    Integer[] boxed = new Integer[reducers.length];
-    for (int i = 0; i < reducers.length; i++) {
-      boxed[i] = reducers[i];
+    double[] work = new double[d.reducers()];
+    for (int n : reducers) {
+      work[n] = d.work(n);
     }
-    Arrays.sort(boxed, (a, b) -> Double.compare(d.work(b), d.work(a)));
-    int[] out = new int[boxed.length];
-    for (int i = 0; i < out.length; i++) {
-      out[i] = boxed[i];
-    }
+    int[] out = reducers.clone();
+    StableOrder.byKeyDescending(out, work);
     return out;
   }
 }

@@ -76,7 +76,7 @@ public final class ReceiverDrivenRates implements RateRule {
       }
     }
     if (longestSenderSpan > shortestSpan) { // some receiver waits for a sender
-      stretch(shape, remaining, to, span, senderSpan, longestSenderSpan, again ? last : null);
+      stretch(shape, remaining, to, span, senderSpan);
     }
     if (!again) {
       last.start(d, gate, m);
@@ -143,10 +143,10 @@ public final class ReceiverDrivenRates implements RateRule {
       double moved = last.outFlows[u] > 0 ? last.outRate[u] * dt : 0;
       senderBytes[u] = Math.max(0, last.sendBytes[u] - moved);
     }
-    CommittedRates.FlowGroups flows = last.byReducer();
+    FlowGroups flows = shape.byReducer();
     for (int n = 0; n < to.length; n++) {
       if (to[n] != last.to[n]) {
-        for (int i = flows.from(n); i < flows.to(n); i++) {
+        for (int i = flows.start(n); i < flows.end(n); i += flows.step()) {
           int k = flows.flow(i);
           int u = shape.sourceOfFlow[k];
           if (sends(remaining, shape, last.to, k)) {
@@ -162,74 +162,53 @@ public final class ReceiverDrivenRates implements RateRule {
   }
 
   /**
-   * Stretches each receiving host's span to that of the slowest sender it receives from. Only hosts
-   * faster than the slowest sender can stretch, and only senders slower than the fastest host can
-   * stretch one: with {@code last}, the pass visits the flows into those hosts or the flows of
-   * those senders, whichever are fewer; without it, or when either is most of the flows, every flow
-   * in flow order.
+   * Stretches each receiving host's span to that of the slowest sender it receives from. The
+   * senders are visited slowest first, each over its own flows, and a host is done when the first
+   * of them reaches it; the visits stop once every receiving host is done or is no faster than the
+   * slowest sender left. In a full shuffle (every sender to every host) that is one sender's flows.
    */
   private static void stretch(
-      CoflowShape shape,
-      double[] remaining,
-      int[] to,
-      double[] span,
-      double[] senderSpan,
-      double longestSenderSpan,
-      CommittedRates last) {
-    double[] stretched = span.clone(); // read the spans before any stretch, write here
-    if (last != null) {
-      double shortestSpan = Double.POSITIVE_INFINITY;
-      for (int h : to) {
-        shortestSpan = h >= 0 ? Math.min(shortestSpan, span[h]) : shortestSpan;
-      }
-      CommittedRates.FlowGroups byReducer = last.byReducer();
-      CommittedRates.FlowGroups bySender = last.bySender();
-      long intoFast = 0; // flows into hosts faster than the slowest sender
-      for (int n = 0; n < to.length; n++) {
-        if (to[n] >= 0 && span[to[n]] < longestSenderSpan) {
-          intoFast += byReducer.to(n) - byReducer.from(n);
-        }
-      }
-      long fromSlow = 0; // flows from senders slower than the fastest host
+      CoflowShape shape, double[] remaining, int[] to, double[] span, double[] senderSpan) {
+    FlowGroups bySender = shape.bySender(span.length);
+    double[] stretched = span.clone(); // the spans before any stretch stay readable
+    boolean[] reached = new boolean[span.length];
+    boolean[] visited = new boolean[span.length];
+    while (true) {
+      int slowest = -1;
       for (int u : shape.senders) {
-        if (senderSpan[u] > shortestSpan) {
-          fromSlow += bySender.to(u) - bySender.from(u);
+        if (!visited[u]
+            && senderSpan[u] > 0
+            && (slowest < 0 || senderSpan[u] > senderSpan[slowest])) {
+          slowest = u;
         }
       }
-      if (Math.min(intoFast, fromSlow) <= remaining.length / 2) {
-        CommittedRates.FlowGroups groups = intoFast <= fromSlow ? byReducer : bySender;
-        int count = intoFast <= fromSlow ? to.length : senderSpan.length;
-        for (int g = 0; g < count; g++) {
-          boolean visit =
-              intoFast <= fromSlow
-                  ? to[g] >= 0 && span[to[g]] < longestSenderSpan
-                  : senderSpan[g] > shortestSpan;
-          for (int i = visit ? groups.from(g) : 0; visit && i < groups.to(g); i++) {
-            stretchBy(shape, remaining, to, span, senderSpan, stretched, groups.flow(i));
+      if (slowest < 0 || !anyFasterLeft(to, span, reached, senderSpan[slowest])) {
+        break;
+      }
+      visited[slowest] = true;
+      for (int i = bySender.start(slowest); i < bySender.end(slowest); i += bySender.step()) {
+        int k = bySender.flow(i);
+        if (sends(remaining, shape, to, k)) {
+          int h = to[shape.reducerOfFlow[k]];
+          if (!reached[h]) {
+            reached[h] = true;
+            stretched[h] = Math.max(stretched[h], senderSpan[slowest]);
           }
         }
-        System.arraycopy(stretched, 0, span, 0, span.length);
-        return;
       }
-    }
-    for (int k = 0; k < remaining.length; k++) { // flow order: sequential in memory
-      stretchBy(shape, remaining, to, span, senderSpan, stretched, k);
     }
     System.arraycopy(stretched, 0, span, 0, span.length);
   }
 
-  private static void stretchBy(
-      CoflowShape shape,
-      double[] remaining,
-      int[] to,
-      double[] span,
-      double[] senderSpan,
-      double[] stretched,
-      int k) {
-    if (sends(remaining, shape, to, k)) {
-      int h = to[shape.reducerOfFlow[k]];
-      stretched[h] = Math.max(stretched[h], senderSpan[shape.sourceOfFlow[k]]);
+  /** Whether some host receiving now, not yet reached, is faster than {@code senderSpan}. */
+  private static boolean anyFasterLeft(
+      int[] to, double[] span, boolean[] reached, double senderSpan) {
+    for (int h : to) {
+      if (h >= 0 && !reached[h] && span[h] < senderSpan) {
+        return true;
+      }
     }
+    return false;
   }
 
   /** Every flow's rate, in flow order, into {@code last} as started. */
@@ -272,14 +251,14 @@ public final class ReceiverDrivenRates implements RateRule {
       int[] to,
       double[] span,
       double now) {
-    CommittedRates.FlowGroups flows = last.byReducer();
+    FlowGroups flows = shape.byReducer();
     boolean[] changed = new boolean[to.length];
     int changedFlows = 0;
     for (int n = 0; n < to.length; n++) {
       double end = to[n] >= 0 ? now + span[to[n]] : Double.NaN;
       changed[n] = to[n] != last.to[n] || !sameEnd(end, last.end[n], span[Math.max(to[n], 0)]);
       if (changed[n]) {
-        changedFlows += flows.to(n) - flows.from(n);
+        changedFlows += flows.size(n);
       }
     }
     if (changedFlows > remaining.length / 2) {
@@ -293,7 +272,7 @@ public final class ReceiverDrivenRates implements RateRule {
         continue;
       }
       double in = 0;
-      for (int i = flows.from(n); i < flows.to(n); i++) {
+      for (int i = flows.start(n); i < flows.end(n); i += flows.step()) {
         int k = flows.flow(i);
         int u = shape.sourceOfFlow[k];
         double rate =

@@ -1,6 +1,7 @@
 package org.coflowshuffle.core.plan;
 
 import java.util.Arrays;
+import org.coflowshuffle.core.util.StableOrder;
 
 /**
  * Problem (6) and Algorithm 2 without an LP solver, for the case the paper actually poses: e_nj =
@@ -41,43 +42,57 @@ public final class RelatedMachinesPlacement {
       double lowerBound,
       double upperBound) {
     int n = work.length;
-    Integer[] order = new Integer[n];
+    int[] order = new int[n];
     for (int i = 0; i < n; i++) {
       order[i] = i;
     }
-    Arrays.sort(order, (a, b) -> Double.compare(work[b], work[a]));
+    StableOrder.byKeyDescending(order, work);
     double lo = lowerBound; // the bracket starts at the coflow's start, not at time 0
     double hi = upperBound;
-    Integer[] hosts = capacity.fixedOrder() ? sortedHosts(capacity, eligible, hi) : null;
-    if (!pour(work, order, capacity, eligible, hosts, hi, null)) {
+    int[] usable = eligibleHosts(eligible);
+    int[] hosts = capacity.fixedOrder() ? sortedHosts(usable, reach(capacity, usable, hi)) : null;
+    if (!pour(work, order, capacity, usable, hosts, hi, null)) {
       throw new IllegalArgumentException("upper bound " + hi + " is not feasible");
     }
     for (int step = 0; step < BISECTION_STEPS && hi - lo > RELATIVE_GAP * hi; step++) {
+
       double mid = 0.5 * (lo + hi);
-      if (pour(work, order, capacity, eligible, hosts, mid, null)) {
+      if (pour(work, order, capacity, usable, hosts, mid, null)) {
         hi = mid;
       } else {
         lo = mid;
       }
     }
     int[] hostOf = new int[n];
-    pour(work, order, capacity, eligible, hosts, hi, hostOf);
+    pour(work, order, capacity, usable, hosts, hi, hostOf);
     return new Result(hi, hostOf);
   }
 
-  /** Eligible hosts, most capacity by {@code deadline} first. */
-  private static Integer[] sortedHosts(HostCapacity capacity, boolean[] eligible, double deadline) {
+  /** The eligible hosts. */
+  private static int[] eligibleHosts(boolean[] eligible) {
     int usable = 0;
-    Integer[] hosts = new Integer[capacity.hosts()];
-    double[] reach = new double[capacity.hosts()];
-    for (int j = 0; j < hosts.length; j++) {
+    int[] hosts = new int[eligible.length];
+    for (int j = 0; j < eligible.length; j++) {
       if (eligible[j]) {
-        reach[j] = capacity.bytesBy(j, deadline);
         hosts[usable++] = j;
       }
     }
-    Integer[] sorted = Arrays.copyOf(hosts, usable);
-    Arrays.sort(sorted, (a, b) -> Double.compare(reach[b], reach[a]));
+    return Arrays.copyOf(hosts, usable);
+  }
+
+  /** The bytes each of {@code hosts} can take by {@code deadline}, alone (0 for the others). */
+  private static double[] reach(HostCapacity capacity, int[] hosts, double deadline) {
+    double[] reach = new double[capacity.hosts()];
+    for (int j : hosts) {
+      reach[j] = capacity.bytesBy(j, deadline);
+    }
+    return reach;
+  }
+
+  /** {@code hosts}, most capacity by {@code deadline} first ({@code reach}), ties by number. */
+  private static int[] sortedHosts(int[] hosts, double[] reach) {
+    int[] sorted = hosts.clone();
+    StableOrder.byKeyDescending(sorted, reach);
     return sorted;
   }
 
@@ -87,25 +102,22 @@ public final class RelatedMachinesPlacement {
    */
   private static boolean pour(
       double[] work,
-      Integer[] order,
+      int[] order,
       HostCapacity capacity,
-      boolean[] eligible,
-      Integer[] presorted,
+      int[] eligible,
+      int[] presorted,
       double deadline,
       int[] hostOf) {
-    Integer[] sorted = presorted != null ? presorted : sortedHosts(capacity, eligible, deadline);
+    double[] reach = reach(capacity, eligible, deadline); // bytes host j can take by it, alone
+    int[] sorted = presorted != null ? presorted : sortedHosts(eligible, reach);
     int usable = sorted.length;
     if (usable == 0) {
       return work.length == 0;
     }
-    double[] reach = new double[capacity.hosts()]; // bytes host j can take by the deadline, alone
-    for (Integer j : sorted) {
-      reach[j] = capacity.bytesBy(j, deadline);
-    }
     int p = 0; // current host in pouring order
     double room = Math.max(0, reach[sorted[0]] - capacity.pinnedBytes(sorted[0]));
     boolean shared = false; // current host already holds a piece of an earlier reducer
-    for (Integer r : order) {
+    for (int r : order) {
       double need = work[r];
       int bestHost = -1;
       double bestPiece = -1;

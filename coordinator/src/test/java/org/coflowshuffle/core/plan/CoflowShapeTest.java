@@ -55,8 +55,8 @@ class CoflowShapeTest {
     List<Flow> flows =
         List.of(new Flow(2, 0, 1), new Flow(0, 1, 1), new Flow(1, 0, 1), new Flow(2, 0, 1));
     CoflowShape shape = assertShape(flows, 2, "returning source");
-    assertArrayEquals(new int[] {1, 2, 0}, shape.sourceOfSlot);
-    assertArrayEquals(new int[] {1, 2, 0, 1}, shape.slotOfFlow);
+    assertArrayEquals(new int[] {1, 2, 0}, shape.slots().sourceOfSlot());
+    assertArrayEquals(new int[] {1, 2, 0, 1}, shape.slots().slotOfFlow());
   }
 
   /** Checks the shape of {@code flows} against its definition; returns it. */
@@ -88,14 +88,17 @@ class CoflowShapeTest {
       expectedFirst[n + 1] = expectedSources.size();
     }
     assertArrayEquals(
-        expectedSources.stream().mapToInt(Integer::intValue).toArray(), shape.sourceOfSlot, where);
-    assertArrayEquals(expectedFirst, shape.firstSlot, where);
+        expectedSources.stream().mapToInt(Integer::intValue).toArray(),
+        shape.slots().sourceOfSlot(),
+        where);
+    assertArrayEquals(expectedFirst, shape.slots().firstSlot(), where);
     assertArrayEquals(senders.stream().mapToInt(Integer::intValue).toArray(), shape.senders, where);
     for (int k = 0; k < flows.size(); k++) {
-      int slot = shape.slotOfFlow[k];
+      int slot = shape.slots().slotOfFlow()[k];
       int n = reducer[k];
-      assertEquals(src[k], shape.sourceOfSlot[slot], where + ", flow " + k);
-      assertTrue(slot >= shape.firstSlot[n] && slot < shape.firstSlot[n + 1], where);
+      assertEquals(src[k], shape.slots().sourceOfSlot()[slot], where + ", flow " + k);
+      assertTrue(
+          slot >= shape.slots().firstSlot()[n] && slot < shape.slots().firstSlot()[n + 1], where);
     }
     return shape;
   }
