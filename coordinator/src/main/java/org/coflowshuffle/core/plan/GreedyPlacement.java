@@ -21,12 +21,12 @@ public final class GreedyPlacement implements PlacementMethod {
       int[] hostOf) {
     double[] load = Arrays.copyOf(loads, loads.length);
     boolean local = d.hasLocality();
-    double[] fastest = new double[eligible.length];
+    double[] slowness = new double[eligible.length]; // seconds per byte at the fastest rate
     int[] hosts = new int[eligible.length]; // the eligible ones, ascending: the loop below is hot
     int count = 0;
     for (int j = 0; j < eligible.length; j++) {
       if (eligible[j]) {
-        fastest[j] = net.in(j).fastestRate();
+        slowness[j] = 1 / net.in(j).fastestRate();
         hosts[count++] = j;
       }
     }
@@ -40,13 +40,15 @@ public final class GreedyPlacement implements PlacementMethod {
               : net.in(previous)
                   .timeToCarry(load[previous] + (local ? d.networkBytes(n, previous) : d.work(n)));
       double skipAbove = reached + 1e-9 * Math.abs(reached) + 1e-12; // leaves rounding to the walk
+      double skipAfter = skipAbove - net.now(); // seconds from now
+      double work = d.work(n);
       int best = -1;
       double bestFinish = Double.POSITIVE_INFINITY;
       double bestRate = -1;
       for (int h = 0; h < count; h++) {
         int j = hosts[h];
-        double bytes = load[j] + (local ? d.networkBytes(n, j) : d.work(n));
-        if (net.now() + bytes / fastest[j] > skipAbove) {
+        double bytes = load[j] + (local ? d.networkBytes(n, j) : work);
+        if (bytes * slowness[j] > skipAfter) {
           continue;
         }
         double finish = net.in(j).timeToCarry(bytes);

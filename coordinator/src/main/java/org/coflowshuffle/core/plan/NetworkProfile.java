@@ -44,7 +44,11 @@ public final class NetworkProfile {
     in = new LinkProfile[m];
     out = new LinkProfile[m];
     freeSlots = new int[m];
-    this.slotsFreeing = slotsFreeing == null ? new double[m][0] : slotsFreeing;
+    if (slotsFreeing == null) { // none freeing: one empty array for every host
+      slotsFreeing = new double[m][];
+      Arrays.fill(slotsFreeing, new double[0]);
+    }
+    this.slotsFreeing = slotsFreeing;
     freeingTaken = new int[m];
     changedIn = new int[2 * m];
     Arrays.fill(changedIn, -1);

@@ -82,7 +82,7 @@ public final class ReceiverDrivenRates implements RateRule {
       last.start(d, gate, m);
       rewriteAll(last, shape, remaining, to, span, now);
     } else {
-      rewriteChanged(last, shape, remaining, to, span, now);
+      rewriteChanged(last, d, to, span, now);
     }
     last.committedAt(d, senderBytes, now);
     double[] actualIn = new double[m];
@@ -145,15 +145,17 @@ public final class ReceiverDrivenRates implements RateRule {
     }
     FlowGroups flows = shape.byReducer();
     for (int n = 0; n < to.length; n++) {
-      if (to[n] != last.to[n]) {
+      if (to[n] != last.to[n] && d.work(n) > 0) { // with no bytes left, none of its flows counts
         for (int i = flows.start(n); i < flows.end(n); i += flows.step()) {
           int k = flows.flow(i);
           int u = shape.sourceOfFlow[k];
-          if (sends(remaining, shape, last.to, k)) {
-            senderBytes[u] = Math.max(0, senderBytes[u] - remaining[k]);
-          }
-          if (sends(remaining, shape, to, k)) {
-            senderBytes[u] += remaining[k];
+          if (remaining[k] > 0) {
+            if (last.to[n] >= 0 && last.to[n] != u) {
+              senderBytes[u] = Math.max(0, senderBytes[u] - remaining[k]);
+            }
+            if (to[n] >= 0 && to[n] != u) {
+              senderBytes[u] += remaining[k];
+            }
           }
         }
       }
@@ -245,12 +247,9 @@ public final class ReceiverDrivenRates implements RateRule {
    * afresh). Starts over in flow order when that is most of the flows.
    */
   private static void rewriteChanged(
-      CommittedRates last,
-      CoflowShape shape,
-      double[] remaining,
-      int[] to,
-      double[] span,
-      double now) {
+      CommittedRates last, CoflowDemand d, int[] to, double[] span, double now) {
+    CoflowShape shape = d.shape();
+    double[] remaining = d.active().remaining();
     FlowGroups flows = shape.byReducer();
     boolean[] changed = new boolean[to.length];
     int changedFlows = 0;
@@ -272,11 +271,12 @@ public final class ReceiverDrivenRates implements RateRule {
         continue;
       }
       double in = 0;
+      int h = d.work(n) > 0 ? to[n] : -1; // with no bytes left, every rate is 0
       for (int i = flows.start(n); i < flows.end(n); i += flows.step()) {
         int k = flows.flow(i);
         int u = shape.sourceOfFlow[k];
         double rate =
-            last.gate[u] && sends(remaining, shape, to, k) ? remaining[k] / span[to[n]] : 0;
+            h >= 0 && h != u && last.gate[u] && remaining[k] > 0 ? remaining[k] / span[h] : 0;
         double old = rates[k];
         if (rate != old) {
           rates[k] = rate;
