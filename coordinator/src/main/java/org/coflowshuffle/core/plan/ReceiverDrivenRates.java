@@ -78,19 +78,14 @@ public final class ReceiverDrivenRates implements RateRule {
     if (longestSenderSpan > shortestSpan) { // some receiver waits for a sender
       stretch(shape, remaining, to, span, senderSpan);
     }
+    double[] actualIn = new double[m];
     if (!again) {
       last.start(d, gate, m);
-      rewriteAll(last, shape, remaining, to, span, now);
+      rewriteAll(last, shape, remaining, to, span, now, actualIn);
     } else {
-      rewriteChanged(last, d, to, span, now);
+      rewriteChanged(last, d, to, span, now, actualIn);
     }
     last.committedAt(d, senderBytes, now);
-    double[] actualIn = new double[m];
-    for (int n = 0; n < to.length; n++) {
-      if (to[n] >= 0) {
-        actualIn[to[n]] += last.inRate[n];
-      }
-    }
     for (int j : touched) {
       if (received[j] > 0) {
         take(net.in(j), received[j], actualIn[j], now, true);
@@ -213,14 +208,20 @@ public final class ReceiverDrivenRates implements RateRule {
     return false;
   }
 
-  /** Every flow's rate, in flow order, into {@code last} as started. */
+  /**
+   * Every flow's rate, in flow order, into {@code last} as started, and into {@code actualIn} what
+   * each host receives (summed flow by flow, as before commits could continue: a commit that starts
+   * afresh books the same bits, so work-conserving runs, which always start afresh, keep their
+   * schedules to the last bit).
+   */
   private static void rewriteAll(
       CommittedRates last,
       CoflowShape shape,
       double[] remaining,
       int[] to,
       double[] span,
-      double now) {
+      double now,
+      double[] actualIn) {
     double[] rates = last.rates;
     SenderRun out = new SenderRun(last.outRate);
     for (int k = 0; k < remaining.length; k++) {
@@ -230,6 +231,7 @@ public final class ReceiverDrivenRates implements RateRule {
         double rate = remaining[k] / span[to[n]];
         rates[k] = rate;
         last.inRate[n] += rate;
+        actualIn[to[n]] += rate;
         last.outFlows[u]++;
         out.add(u, rate);
       }
@@ -244,10 +246,11 @@ public final class ReceiverDrivenRates implements RateRule {
   /**
    * The rates of the reducers whose flows now end at another time, or on another host, than at the
    * last commit; the others keep theirs (equal, up to rounding, to what they would be computed
-   * afresh). Starts over in flow order when that is most of the flows.
+   * afresh). Starts over in flow order when that is most of the flows. Adds into {@code actualIn}
+   * what each host receives.
    */
   private static void rewriteChanged(
-      CommittedRates last, CoflowDemand d, int[] to, double[] span, double now) {
+      CommittedRates last, CoflowDemand d, int[] to, double[] span, double now, double[] actualIn) {
     CoflowShape shape = d.shape();
     double[] remaining = d.active().remaining();
     FlowGroups flows = shape.byReducer();
@@ -262,7 +265,7 @@ public final class ReceiverDrivenRates implements RateRule {
     }
     if (changedFlows > remaining.length / 2) {
       last.restart();
-      rewriteAll(last, shape, remaining, to, span, now);
+      rewriteAll(last, shape, remaining, to, span, now, actualIn);
       return;
     }
     double[] rates = last.rates;
@@ -288,6 +291,11 @@ public final class ReceiverDrivenRates implements RateRule {
       last.inRate[n] = in;
       last.to[n] = to[n];
       last.end[n] = to[n] >= 0 ? now + span[to[n]] : Double.NaN;
+    }
+    for (int n = 0; n < to.length; n++) {
+      if (to[n] >= 0) {
+        actualIn[to[n]] += last.inRate[n];
+      }
     }
   }
 

@@ -258,15 +258,18 @@ public final class SrtfPolicy implements SchedulingPolicy {
   }
 
   /**
-   * Serves a polished plan: its rates, committed against B, starting from the coflow's last commit.
-   * The rates are then that commit's array, rewritten at the next invocation, except where the
-   * idle-bandwidth fill adds to them (work-conserving), which gets a copy.
+   * Serves a polished plan: its rates, committed against B, starting from the coflow's last commit
+   * (the rates are then that commit's array, rewritten at the next invocation). Not when
+   * work-conserving: the idle-bandwidth fill adds to the rates, so the flows do not move at those
+   * committed, and each commit starts afresh (with an array of its own, which the fill writes).
    */
   private CoflowAssignment commit(CoflowPlan plan, NetworkProfile net, Set<Integer> served) {
     int index = plan.demand().active().index();
     served.add(index);
     double[] r =
-        rates.commit(plan, net, committed.computeIfAbsent(index, i -> new CommittedRates()));
-    return new CoflowAssignment(plan.hostOf().clone(), options.workConserving() ? r.clone() : r);
+        options.workConserving()
+            ? rates.commit(plan, net)
+            : rates.commit(plan, net, committed.computeIfAbsent(index, i -> new CommittedRates()));
+    return new CoflowAssignment(plan.hostOf().clone(), r);
   }
 }
