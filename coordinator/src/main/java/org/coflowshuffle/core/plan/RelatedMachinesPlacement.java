@@ -55,7 +55,6 @@ public final class RelatedMachinesPlacement {
       throw new IllegalArgumentException("upper bound " + hi + " is not feasible");
     }
     for (int step = 0; step < BISECTION_STEPS && hi - lo > RELATIVE_GAP * hi; step++) {
-
       double mid = 0.5 * (lo + hi);
       if (pour(work, order, capacity, usable, hosts, mid, null)) {
         hi = mid;

@@ -47,7 +47,9 @@ import org.coflowshuffle.core.policy.SchemeOptions;
  * coflows.
  *
  * <p>The queue starts from LP (3)'s lower bound of each coflow, so a coflow is planned only when it
- * nears the head. A coflow's aggregated demand is kept across invocations while it is unchanged.
+ * nears the head. A coflow's aggregated demand is kept across invocations while it is unchanged,
+ * and so is its last commit, from which the next one rewrites only the rates that change ({@link
+ * CommittedRates}).
  *
  * <p>A coflow of {@linkplain Coflow#weight weight} w other than 1 is ordered by its remaining time
  * over w (weighted shortest remaining time first, which minimizes the weighted sum of completion
