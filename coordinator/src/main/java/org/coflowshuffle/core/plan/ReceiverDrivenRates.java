@@ -65,7 +65,7 @@ public final class ReceiverDrivenRates implements RateRule {
     double now = net.now();
     boolean again = last.continues(d, gate, m, now);
     double[] senderBytes =
-        again ? trackedSenderBytes(d, to, allMove, last, now) : senderBytes(d, to, allMove, m);
+        again && !allMove ? trackedSenderBytes(d, to, last, now) : senderBytes(d, to, allMove, m);
     double[] senderSpan = new double[m];
     double longestSenderSpan = 0;
     for (int u : shape.senders) {
@@ -126,10 +126,7 @@ public final class ReceiverDrivenRates implements RateRule {
    * their rates is gone, and only the flows of reducers that start or stop receiving are visited.
    */
   private static double[] trackedSenderBytes(
-      CoflowDemand d, int[] to, boolean allMove, CommittedRates last, double now) {
-    if (allMove) {
-      return senderBytes(d, to, true, last.outRate.length);
-    }
+      CoflowDemand d, int[] to, CommittedRates last, double now) {
     CoflowShape shape = d.shape();
     double[] remaining = d.active().remaining();
     double[] senderBytes = new double[last.outRate.length];
