@@ -124,19 +124,29 @@ public final class SlotAwarePlacer {
     if (!sender) {
       return false;
     }
-    double fastestFree = net.fastestReceiverFreeNow();
-    double[] least = net.slotsLimited() ? null : SlowHostRule.slowestAllowed(d, net);
+    boolean known = false; // worked out at the first reducer to place
+    double fastestFree = -1;
+    double[] least = null;
     for (int n = 0; n < d.reducers(); n++) {
       int pinned = d.pinnedHost(n);
       if (d.work(n) <= 0) {
         continue;
       }
-      if (pinned >= 0
-          ? net.in(pinned).rateNow() > 0
-          : fastestFree >= 0
-              && (least == null
-                  || least[n] > net.fastestReducerHost() // no host is allowed: all are
-                  || least[n] <= fastestFree)) {
+      if (pinned >= 0) {
+        if (net.in(pinned).rateNow() > 0) {
+          return true;
+        }
+        continue;
+      }
+      if (!known) {
+        fastestFree = net.fastestReceiverFreeNow();
+        least = fastestFree < 0 || net.slotsLimited() ? null : SlowHostRule.slowestAllowed(d, net);
+        known = true;
+      }
+      if (fastestFree >= 0
+          && (least == null
+              || least[n] > net.fastestReducerHost() // no host is allowed: all are
+              || least[n] <= fastestFree)) {
         return true;
       }
     }
@@ -152,7 +162,14 @@ public final class SlotAwarePlacer {
         speeds[count++] = inRate(net, j);
       }
     }
-    return Arrays.stream(speeds, 0, count).sorted().distinct().toArray();
+    Arrays.sort(speeds, 0, count);
+    int distinct = 0;
+    for (int i = 0; i < count; i++) {
+      if (distinct == 0 || Double.compare(speeds[i], speeds[distinct - 1]) != 0) {
+        speeds[distinct++] = speeds[i];
+      }
+    }
+    return Arrays.copyOf(speeds, distinct);
   }
 
   /**
