@@ -27,10 +27,11 @@ final class FlowGroups {
     int[] first = new int[keys + 1];
     boolean ordered = true;
     boolean strided = keyOfFlow.length % keys == 0;
-    for (int k = 0; k < keyOfFlow.length; k++) {
+    for (int k = 0, column = 0; k < keyOfFlow.length; k++) { // column: k % keys, no division
       first[keyOfFlow[k] + 1]++;
       ordered &= k == 0 || keyOfFlow[k] >= keyOfFlow[k - 1];
-      strided &= keyOfFlow[k] == k % keys;
+      strided &= keyOfFlow[k] == column;
+      column = column + 1 == keys ? 0 : column + 1;
     }
     for (int g = 0; g < keys; g++) {
       first[g + 1] += first[g];
