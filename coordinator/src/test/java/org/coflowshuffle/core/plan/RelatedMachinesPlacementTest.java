@@ -73,4 +73,98 @@ class RelatedMachinesPlacementTest {
           "Theorem 6, M=%d: alpha %.3f, poured+rounded makespan %.3f%n", m, r.alpha(), makespan);
     }
   }
+
+  /**
+   * Hosts whose bandwidth changes over time take bytes in another order at each deadline, so the
+   * pour must order them again whenever its order no longer holds: the alpha found is the least
+   * deadline Hall's condition allows (the eligible sets are nested: each prefix of the hosts, most
+   * bytes first, must hold the reducers that fit no later host).
+   */
+  @Test
+  void leastDeadlineWhenTheHostsOrderChangesWithTheDeadline() {
+    Random rnd = new Random(11);
+    int reordered = 0;
+    for (int trial = 0; trial < 300; trial++) {
+      int n = 1 + rnd.nextInt(30);
+      int m = 1 + rnd.nextInt(10);
+      double[] work = new double[n];
+      for (int i = 0; i < n; i++) {
+        work[i] = 1 + rnd.nextDouble() * 100;
+      }
+      LinkProfile[] links = new LinkProfile[m];
+      for (int j = 0; j < m; j++) {
+        links[j] = new LinkProfile(0, 1 + rnd.nextDouble() * 10);
+        for (int r = rnd.nextInt(4); r > 0; r--) { // slow for a while: passed later by others
+          double from = rnd.nextDouble() * 40;
+          links[j].reserve(from, from + rnd.nextDouble() * 40, rnd.nextDouble() * 10);
+        }
+      }
+      HostCapacity capacity =
+          new HostCapacity() {
+            @Override
+            public int hosts() {
+              return m;
+            }
+
+            @Override
+            public double bytesBy(int j, double deadline) {
+              return links[j].bytesBy(deadline);
+            }
+
+            @Override
+            public double pinnedBytes(int j) {
+              return 0;
+            }
+          };
+      boolean[] eligible = new boolean[m];
+      Arrays.fill(eligible, true);
+      double upper = 1;
+      while (!hall(work, capacity, upper)) {
+        upper *= 2;
+      }
+      double alpha = RelatedMachinesPlacement.solve(work, capacity, eligible, 0, upper).alpha();
+      assertTrue(hall(work, capacity, alpha * (1 + 1e-6)), "trial " + trial + ": not feasible");
+      assertTrue(!hall(work, capacity, alpha * (1 - 1e-6)), "trial " + trial + ": not least");
+      reordered += sameOrder(capacity, m, alpha, upper) ? 0 : 1;
+    }
+    assertTrue(reordered > 30, "instances whose hosts change order: " + reordered);
+  }
+
+  /** Hall's condition for a fractional placement by {@code deadline}, hosts by bytes descending. */
+  private static boolean hall(double[] work, HostCapacity capacity, double deadline) {
+    int m = capacity.hosts();
+    double[] reach = new double[m + 1]; // reach[m] = 0: past the last host
+    for (int j = 0; j < m; j++) {
+      reach[j] = capacity.bytesBy(j, deadline);
+    }
+    Arrays.sort(reach, 0, m);
+    double[] byBytes = new double[m + 1];
+    for (int j = 0; j < m; j++) {
+      byBytes[j] = reach[m - 1 - j];
+    }
+    double room = 0;
+    for (int t = 0; t <= m; t++) { // the first t hosts hold what fits no later host
+      double need = 0;
+      for (double w : work) {
+        need += w > byBytes[t] ? w : 0;
+      }
+      if (need > room * (1 + 1e-9)) {
+        return false;
+      }
+      room += byBytes[t];
+    }
+    return true;
+  }
+
+  private static boolean sameOrder(HostCapacity capacity, int m, double a, double b) {
+    Integer[] atA = new Integer[m];
+    Integer[] atB = new Integer[m];
+    for (int j = 0; j < m; j++) {
+      atA[j] = j;
+      atB[j] = j;
+    }
+    Arrays.sort(atA, (x, y) -> Double.compare(capacity.bytesBy(y, a), capacity.bytesBy(x, a)));
+    Arrays.sort(atB, (x, y) -> Double.compare(capacity.bytesBy(y, b), capacity.bytesBy(x, b)));
+    return Arrays.equals(atA, atB);
+  }
 }
