@@ -35,6 +35,14 @@ public final class LinkProfile {
     this.slot = slot;
   }
 
+  /** The whole {@code rate} free from {@code now} on again, as a new link; the arrays are kept. */
+  void reset(double now, double rate) {
+    times[0] = now;
+    rates[0] = rate;
+    size = 1;
+    carried = null;
+  }
+
   private void changed() {
     carried = null;
     if (owner != null) {

@@ -107,13 +107,13 @@ public final class SrtfPolicy implements SchedulingPolicy {
   // writes rates, and it runs only when work-conserving, where the planning loop never stops early.
   private final Map<Integer, double[]> zeros = new HashMap<>();
   private final IdleBandwidthFill idle = new IdleBandwidthFill();
+  private NetworkProfile network; // the last invocation's B, reset for the next
 
   @Override
   public Decision decide(ClusterView view) {
     List<ActiveCoflow> active = view.coflows();
     forgetFinished(active);
-    NetworkProfile net =
-        new NetworkProfile(view.now(), view.hosts(), view.slotsInUse(), view.slotsFreeing());
+    NetworkProfile net = network(view);
     CoflowAssignment[] out = new CoflowAssignment[active.size()];
     List<Integer> starving = new ArrayList<>();
     double delta = options.starvationThreshold();
@@ -180,6 +180,20 @@ public final class SrtfPolicy implements SchedulingPolicy {
       idle.fill(active, out, net);
     }
     return new Decision(Arrays.asList(out), wakeUp(active, out, view.now(), delta));
+  }
+
+  /**
+   * B for this invocation: the last one's, reset, while the view shows the same list of hosts (the
+   * runner's instance holds an immutable one; the live coordinator makes a new one per view).
+   */
+  private NetworkProfile network(ClusterView view) {
+    if (network != null && network.hosts() == view.hosts()) {
+      network.reset(view.now(), view.slotsInUse(), view.slotsFreeing());
+    } else {
+      network =
+          new NetworkProfile(view.now(), view.hosts(), view.slotsInUse(), view.slotsFreeing());
+    }
+    return network;
   }
 
   /**
