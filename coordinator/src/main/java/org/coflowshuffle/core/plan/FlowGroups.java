@@ -100,6 +100,11 @@ final class FlowGroups {
     return stride > 0 ? first[first.length - 1] : first[g + 1];
   }
 
+  /** Whether a group's flows lie {@link #step()} apart: the regular order of a full shuffle. */
+  boolean strided() {
+    return stride > 0;
+  }
+
   int step() {
     return stride > 0 ? stride : 1;
   }

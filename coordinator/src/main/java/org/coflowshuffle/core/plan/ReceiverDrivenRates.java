@@ -136,11 +136,12 @@ public final class ReceiverDrivenRates implements RateRule {
       senderBytes[u] = Math.max(0, last.sendBytes[u] - moved);
     }
     FlowGroups flows = shape.byReducer();
+    int[] senderOfRow = shape.senderOfRow();
     for (int n = 0; n < to.length; n++) {
       if (to[n] != last.to[n] && d.work(n) > 0) { // with no bytes left, none of its flows counts
-        for (int i = flows.start(n); i < flows.end(n); i += flows.step()) {
+        for (int i = flows.start(n), row = 0; i < flows.end(n); i += flows.step(), row++) {
           int k = flows.flow(i);
-          int u = shape.sourceOfFlow[k];
+          int u = senderOfRow != null ? senderOfRow[row] : shape.sourceOfFlow[k];
           if (remaining[k] > 0) {
             if (last.to[n] >= 0 && last.to[n] != u) {
               senderBytes[u] = Math.max(0, senderBytes[u] - remaining[k]);
@@ -266,15 +267,16 @@ public final class ReceiverDrivenRates implements RateRule {
       return;
     }
     double[] rates = last.rates;
+    int[] senderOfRow = shape.senderOfRow();
     for (int n = 0; n < to.length; n++) {
       if (!changed[n]) {
         continue;
       }
       double in = 0;
       int h = d.work(n) > 0 ? to[n] : -1; // with no bytes left, every rate is 0
-      for (int i = flows.start(n); i < flows.end(n); i += flows.step()) {
+      for (int i = flows.start(n), row = 0; i < flows.end(n); i += flows.step(), row++) {
         int k = flows.flow(i);
-        int u = shape.sourceOfFlow[k];
+        int u = senderOfRow != null ? senderOfRow[row] : shape.sourceOfFlow[k];
         double rate =
             h >= 0 && h != u && last.gate[u] && remaining[k] > 0 ? remaining[k] / span[h] : 0;
         double old = rates[k];

@@ -59,8 +59,25 @@ class CoflowShapeTest {
     assertArrayEquals(new int[] {1, 2, 0, 1}, shape.slots().slotOfFlow());
   }
 
-  /** Checks the shape of {@code flows} against its definition; returns it. */
-  private static CoflowShape assertShape(List<Flow> flows, int reducers, String where) {
+  @Test
+  void eachRowsSenderIsKnownOnlyInAFullShuffleListedSenderBySender() {
+    List<Flow> full = new ArrayList<>();
+    for (int u : new int[] {4, 1, 7}) { // senders in any order, one row each
+      for (int n = 0; n < 3; n++) {
+        full.add(new Flow(u, n, 1));
+      }
+    }
+    assertArrayEquals(new int[] {4, 1, 7}, shapeOf(full, 3).senderOfRow());
+    // Reducers in the regular order, but the first row mixes two senders.
+    List<Flow> mixed =
+        List.of(new Flow(0, 0, 1), new Flow(1, 1, 1), new Flow(1, 0, 1), new Flow(0, 1, 1));
+    assertEquals(null, shapeOf(mixed, 2).senderOfRow(), "mixed row");
+    List<Flow> shuffled = new ArrayList<>(full);
+    Collections.shuffle(shuffled, new Random(5));
+    assertEquals(null, shapeOf(shuffled, 3).senderOfRow(), "not in the regular order");
+  }
+
+  private static CoflowShape shapeOf(List<Flow> flows, int reducers) {
     List<Reducer> rs = new ArrayList<>();
     for (int n = 0; n < reducers; n++) {
       rs.add(Reducer.free("r" + n));
@@ -69,11 +86,17 @@ class CoflowShapeTest {
     int[] src = flows.stream().mapToInt(Flow::src).toArray();
     int[] reducer = flows.stream().mapToInt(Flow::reducer).toArray();
     double[] remaining = flows.stream().mapToDouble(Flow::bytes).toArray();
-    int[] hostOf = new int[reducers];
     ActiveCoflow a =
         new ActiveCoflow(
-            0, c, remaining, 0, hostOf, new boolean[reducers], 0, 0, src, reducer, null);
-    CoflowShape shape = new CoflowShape(a);
+            0, c, remaining, 0, new int[reducers], new boolean[reducers], 0, 0, src, reducer, null);
+    return new CoflowShape(a);
+  }
+
+  /** Checks the shape of {@code flows} against its definition; returns it. */
+  private static CoflowShape assertShape(List<Flow> flows, int reducers, String where) {
+    CoflowShape shape = shapeOf(flows, reducers);
+    int[] src = flows.stream().mapToInt(Flow::src).toArray();
+    int[] reducer = flows.stream().mapToInt(Flow::reducer).toArray();
 
     TreeMap<Integer, TreeSet<Integer>> sourcesOf = new TreeMap<>();
     TreeSet<Integer> senders = new TreeSet<>();
