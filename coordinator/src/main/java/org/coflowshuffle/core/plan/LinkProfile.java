@@ -132,21 +132,20 @@ public final class LinkProfile {
       i++;
     }
     double rateAfter = rates[i];
-    // Keep [times[0], done) at 0 and the rest unchanged.
+    // Keep [times[0], done) at 0 and the rest unchanged, in place (the copies may overlap).
     int keepFrom = i + 1;
     int newSize = 2 + (size - keepFrom);
-    double[] nt = new double[Math.max(4, newSize)];
-    double[] nr = new double[nt.length];
-    nt[0] = times[0];
-    nr[0] = 0;
-    nt[1] = done;
-    nr[1] = rateAfter;
-    System.arraycopy(times, keepFrom, nt, 2, size - keepFrom);
-    System.arraycopy(rates, keepFrom, nr, 2, size - keepFrom);
-    times = nt;
-    rates = nr;
+    if (newSize > times.length) {
+      times = Arrays.copyOf(times, newSize);
+      rates = Arrays.copyOf(rates, newSize);
+    }
+    System.arraycopy(times, keepFrom, times, 2, size - keepFrom);
+    System.arraycopy(rates, keepFrom, rates, 2, size - keepFrom);
+    rates[0] = 0;
+    times[1] = done;
+    rates[1] = rateAfter;
     size = newSize;
-    if (done == nt[0]) { // nothing consumed at all: drop the empty first segment
+    if (done == times[0]) { // nothing consumed at all: drop the empty first segment
       System.arraycopy(times, 1, times, 0, size - 1);
       System.arraycopy(rates, 1, rates, 0, size - 1);
       size--;
