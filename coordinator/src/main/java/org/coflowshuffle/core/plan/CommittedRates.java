@@ -72,13 +72,11 @@ public final class CommittedRates {
     restart();
   }
 
-  /** Every rate 0 again, no reducer receiving, for a commit that writes every rate. */
+  /** No reducer receiving, for a commit that writes every rate (the rates are left as they are). */
   void restart() {
     int flows = shape.sourceOfFlow.length;
     if (rates == null || rates.length != flows) {
       rates = new double[flows];
-    } else {
-      Arrays.fill(rates, 0);
     }
     Arrays.fill(to, -1);
     Arrays.fill(end, Double.NaN);

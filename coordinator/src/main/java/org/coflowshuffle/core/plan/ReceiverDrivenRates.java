@@ -207,10 +207,11 @@ public final class ReceiverDrivenRates implements RateRule {
   }
 
   /**
-   * Every flow's rate, in flow order, into {@code last} as started, and into {@code actualIn} what
-   * each host receives (summed flow by flow, as before commits could continue: a commit that starts
-   * afresh books the same bits, so work-conserving runs, which always start afresh, keep their
-   * schedules to the last bit).
+   * Every flow's rate, in flow order, into {@code last} as {@linkplain CommittedRates#restart
+   * restarted} (0 for the flows that do not move, whatever the array held), and into {@code
+   * actualIn} what each host receives (summed flow by flow, as before commits could continue: a
+   * commit that starts afresh books the same bits, so work-conserving runs, which always start
+   * afresh, keep their schedules to the last bit).
    */
   private static void rewriteAll(
       CommittedRates last,
@@ -232,6 +233,8 @@ public final class ReceiverDrivenRates implements RateRule {
         actualIn[to[n]] += rate;
         last.outFlows[u]++;
         out.add(u, rate);
+      } else {
+        rates[k] = 0;
       }
     }
     out.close();
