@@ -78,15 +78,6 @@ public final class RelatedMachinesPlacement {
     return Arrays.copyOf(hosts, usable);
   }
 
-  /** The bytes each of {@code hosts} can take by {@code deadline}, alone (0 for the others). */
-  private static double[] reach(HostCapacity capacity, int[] hosts, double deadline) {
-    double[] reach = new double[capacity.hosts()];
-    for (int j : hosts) {
-      reach[j] = capacity.bytesBy(j, deadline);
-    }
-    return reach;
-  }
-
   /** {@code hosts}, most capacity by {@code deadline} first ({@code reach}), ties by number. */
   private static int[] sortedHosts(int[] hosts, double[] reach) {
     int[] sorted = hosts.clone();
@@ -121,6 +112,7 @@ public final class RelatedMachinesPlacement {
     private final int[] order;
     private final HostCapacity capacity;
     private final int[] eligible; // ascending
+    private final double[] reach; // per eligible host, the bytes it can take by the deadline, alone
     private int[] sorted; // the last order of the hosts, null before the first
 
     Pour(double[] work, int[] order, HostCapacity capacity, int[] eligible) {
@@ -128,6 +120,7 @@ public final class RelatedMachinesPlacement {
       this.order = order;
       this.capacity = capacity;
       this.eligible = eligible;
+      reach = new double[capacity.hosts()];
     }
 
     /**
@@ -135,14 +128,16 @@ public final class RelatedMachinesPlacement {
      * also rounds the poured solution into it (Algorithm 2 on a caterpillar).
      */
     boolean meets(double deadline, int[] hostOf) {
-      double[] reach = reach(capacity, eligible, deadline); // bytes host j can take by it, alone
+      for (int j : eligible) {
+        reach[j] = capacity.bytesBy(j, deadline);
+      }
       if (sorted == null || !(capacity.fixedOrder() || inOrder(sorted, reach))) {
         sorted = sortedHosts(eligible, reach);
       }
-      return pour(reach, hostOf);
+      return pour(hostOf);
     }
 
-    private boolean pour(double[] reach, int[] hostOf) {
+    private boolean pour(int[] hostOf) {
       int usable = sorted.length;
       if (usable == 0) {
         return work.length == 0;
