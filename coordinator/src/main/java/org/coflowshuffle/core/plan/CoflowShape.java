@@ -171,20 +171,9 @@ public final class CoflowShape {
    * @return the source host of each slot
    */
   private int[] slotsByReducer(int[] slotOfFlow, int[] firstSlot) {
-    int count = sourceOfFlow.length;
     int[] first = new int[reducers + 1];
-    for (int n : reducerOfFlow) {
-      first[n + 1]++;
-    }
-    for (int n = 0; n < reducers; n++) {
-      first[n + 1] += first[n];
-    }
-    int[] order = new int[count];
-    int[] next = Arrays.copyOf(first, reducers);
-    for (int k = 0; k < count; k++) {
-      order[next[reducerOfFlow[k]]++] = k;
-    }
-    int[] slotSource = new int[count];
+    int[] order = FlowGroups.countingSort(reducerOfFlow, first);
+    int[] slotSource = new int[sourceOfFlow.length];
     Arrays.fill(firstSlot, 0);
     int numbered = 0;
     for (int n = 0; n < reducers; n++) {

@@ -47,18 +47,27 @@ final class FlowGroups {
       }
       return new FlowGroups(first, null, keys);
     }
+    return new FlowGroups(first, countingSort(keyOfFlow, first), 0);
+  }
+
+  /**
+   * The flows grouped by key, ascending within a key, by a counting sort; {@code first} (one more
+   * than the keys, all 0) gets each key's start.
+   */
+  static int[] countingSort(int[] keyOfFlow, int[] first) {
+    int keys = first.length - 1;
     for (int key : keyOfFlow) {
       first[key + 1]++;
     }
     for (int g = 0; g < keys; g++) {
       first[g + 1] += first[g];
     }
-    int[] flows = new int[total];
+    int[] flows = new int[keyOfFlow.length];
     int[] next = Arrays.copyOf(first, keys);
-    for (int k = 0; k < total; k++) {
+    for (int k = 0; k < keyOfFlow.length; k++) {
       flows[next[keyOfFlow[k]]++] = k;
     }
-    return new FlowGroups(first, flows, 0);
+    return flows;
   }
 
   private static boolean ordered(int[] keyOfFlow) {
