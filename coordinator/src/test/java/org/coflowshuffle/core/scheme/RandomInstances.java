@@ -92,6 +92,44 @@ final class RandomInstances {
     return new Instance(hosts, coflows);
   }
 
+  /**
+   * Like {@link #synthetic} without slots, but every coflow is a full shuffle listed sender by
+   * sender (every sender to every reducer in turn, the order of the paper's workload), and the
+   * senders' bandwidths are drawn from the paper's set too, so that slow senders stretch their
+   * receivers and bind their uplinks.
+   */
+  static Instance fullShuffle(Random rnd) {
+    int senders = 2 + rnd.nextInt(3);
+    int receivers = 3 + rnd.nextInt(5);
+    List<Host> hosts = new ArrayList<>();
+    for (int u = 0; u < senders; u++) {
+      hosts.add(Host.sender("S" + u, bandwidth(rnd)));
+    }
+    for (int j = 0; j < receivers; j++) {
+      double b = bandwidth(rnd);
+      hosts.add(Host.of("R" + j, b, b));
+    }
+    List<Coflow> coflows = new ArrayList<>();
+    double t = 0;
+    for (int c = 0; c < 4 + rnd.nextInt(8); c++) {
+      t += -Math.log(1 - rnd.nextDouble()) / 5;
+      double size = Math.exp(rnd.nextDouble() * 8) * 1e7;
+      int n = 1 + rnd.nextInt(receivers);
+      List<Reducer> reducers = new ArrayList<>();
+      for (int r = 0; r < n; r++) {
+        reducers.add(new Reducer("C" + c + ".r" + r, Reducer.NOT_PINNED));
+      }
+      List<Flow> flows = new ArrayList<>();
+      for (int u = 0; u < senders; u++) {
+        for (int r = 0; r < n; r++) {
+          flows.add(new Flow(u, r, size * (0.5 + rnd.nextDouble()) / (n * senders)));
+        }
+      }
+      coflows.add(new Coflow("C" + c, t, reducers, flows));
+    }
+    return new Instance(hosts, coflows);
+  }
+
   private static Coflow coflow(
       Random rnd,
       String id,
