@@ -1,5 +1,7 @@
 package org.coflowshuffle.core.plan;
 
+import java.util.Arrays;
+
 /**
  * RPC's rates: every host that receives for the coflow takes all the incoming bandwidth it has
  * left, and its flows end together (MADD within a host) — unless a sender it receives from needs
@@ -111,6 +113,21 @@ public final class ReceiverDrivenRates implements RateRule {
     }
     CoflowShape shape = d.shape();
     double[] remaining = d.active().remaining();
+    int[] senderOfRow = shape.senderOfRow();
+    if (senderOfRow != null) { // a full shuffle: row by row, each row one sender's
+      for (int row = 0, k = 0; row < senderOfRow.length; row++) {
+        int u = senderOfRow[row];
+        double sum = senderBytes[u];
+        for (int n = 0; n < to.length; n++, k++) {
+          int h = to[n];
+          if (remaining[k] > 0 && h >= 0 && h != u) {
+            sum += remaining[k];
+          }
+        }
+        senderBytes[u] = sum;
+      }
+      return senderBytes;
+    }
     SenderRun run = new SenderRun(senderBytes);
     for (int k = 0; k < remaining.length; k++) { // flow order: sequential in memory
       if (sends(remaining, shape, to, k)) {
@@ -242,6 +259,26 @@ public final class ReceiverDrivenRates implements RateRule {
       double[] span,
       double now,
       double[] actualIn) {
+    int[] senderOfRow = shape.senderOfRow();
+    if (senderOfRow != null) {
+      rewriteAllRows(last, senderOfRow, remaining, to, span, actualIn);
+    } else {
+      rewriteAllFlows(last, shape, remaining, to, span, actualIn);
+    }
+    for (int n = 0; n < to.length; n++) {
+      last.to[n] = to[n];
+      last.end[n] = to[n] >= 0 ? now + span[to[n]] : Double.NaN;
+    }
+  }
+
+  /** {@link #rewriteAll}'s rates in flow order, whatever the order. */
+  private static void rewriteAllFlows(
+      CommittedRates last,
+      CoflowShape shape,
+      double[] remaining,
+      int[] to,
+      double[] span,
+      double[] actualIn) {
     double[] rates = last.rates;
     SenderRun out = new SenderRun(last.outRate);
     for (int k = 0; k < remaining.length; k++) {
@@ -259,9 +296,45 @@ public final class ReceiverDrivenRates implements RateRule {
       }
     }
     out.close();
-    for (int n = 0; n < to.length; n++) {
-      last.to[n] = to[n];
-      last.end[n] = to[n] >= 0 ? now + span[to[n]] : Double.NaN;
+  }
+
+  /**
+   * {@link #rewriteAll}'s rates in a full shuffle ({@link CoflowShape#senderOfRow}), row by row:
+   * the same operations in the same order, with each row's sender and sum held once.
+   */
+  private static void rewriteAllRows(
+      CommittedRates last,
+      int[] senderOfRow,
+      double[] remaining,
+      int[] to,
+      double[] span,
+      double[] actualIn) {
+    double[] rates = last.rates;
+    double[] inRate = last.inRate;
+    for (int row = 0, k = 0; row < senderOfRow.length; row++) {
+      int u = senderOfRow[row];
+      if (!last.gate[u]) {
+        Arrays.fill(rates, k, k + to.length, 0);
+        k += to.length;
+        continue;
+      }
+      double out = last.outRate[u];
+      int flows = 0;
+      for (int n = 0; n < to.length; n++, k++) {
+        int h = to[n];
+        if (remaining[k] > 0 && h >= 0 && h != u) {
+          double rate = remaining[k] / span[h];
+          rates[k] = rate;
+          inRate[n] += rate;
+          actualIn[h] += rate;
+          out += rate;
+          flows++;
+        } else {
+          rates[k] = 0;
+        }
+      }
+      last.outRate[u] = out;
+      last.outFlows[u] += flows;
     }
   }
 
