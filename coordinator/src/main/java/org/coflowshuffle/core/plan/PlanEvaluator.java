@@ -1,6 +1,8 @@
 package org.coflowshuffle.core.plan;
 
 import java.util.Arrays;
+import java.util.List;
+import org.coflowshuffle.core.model.Host;
 
 /**
  * Turns a placement into a {@link CoflowPlan}: per host the bytes that cross its links, and the
@@ -191,6 +193,18 @@ public final class PlanEvaluator {
    * placement so far fixed. 0 with locality or nothing pinned.
    */
   static double pinnedBound(CoflowDemand d, NetworkProfile net) {
+    return d.bounds(net.hosts())[1];
+  }
+
+  /**
+   * {@link #unpinnedBound} and {@link #pinnedBound}, worked out for {@link CoflowDemand#bounds}:
+   * they read only the hosts' whole bandwidths, never what is free, so a demand keeps them.
+   */
+  static double[] bounds(CoflowDemand d, List<Host> hosts) {
+    return new double[] {unpinnedBound(d, hosts), pinnedBound(d, hosts)};
+  }
+
+  private static double pinnedBound(CoflowDemand d, List<Host> hosts) {
     if (d.hasLocality()) {
       return 0;
     }
@@ -198,14 +212,14 @@ public final class PlanEvaluator {
     for (int n = 0; n < d.reducers(); n++) {
       int h = d.pinnedHost(n);
       if (h >= 0) {
-        pinned = pinned == null ? new double[net.hostCount()] : pinned;
+        pinned = pinned == null ? new double[hosts.size()] : pinned;
         pinned[h] += d.work(n);
       }
     }
     double bound = 0;
     for (int j = 0; pinned != null && j < pinned.length; j++) {
       if (pinned[j] > 0) {
-        bound = Math.max(bound, pinned[j] / net.hosts().get(j).inBytesPerSec());
+        bound = Math.max(bound, pinned[j] / hosts.get(j).inBytesPerSec());
       }
     }
     return bound;
@@ -216,6 +230,10 @@ public final class PlanEvaluator {
    * needs, the reducers placed so far aside.
    */
   static double unpinnedBound(CoflowDemand d, NetworkProfile net) {
+    return d.bounds(net.hosts())[0];
+  }
+
+  private static double unpinnedBound(CoflowDemand d, List<Host> hosts) {
     if (d.hasLocality()) {
       return 0;
     }
@@ -229,10 +247,10 @@ public final class PlanEvaluator {
     }
     double sumIn = 0;
     double fastest = 0;
-    for (int j = 0; j < net.hostCount(); j++) {
-      if (net.hosts().get(j).acceptsReducers()) {
-        sumIn += net.hosts().get(j).inBytesPerSec();
-        fastest = Math.max(fastest, net.hosts().get(j).inBytesPerSec());
+    for (Host h : hosts) {
+      if (h.acceptsReducers()) {
+        sumIn += h.inBytesPerSec();
+        fastest = Math.max(fastest, h.inBytesPerSec());
       }
     }
     double bound = total > 0 ? total / sumIn : 0;
@@ -241,7 +259,7 @@ public final class PlanEvaluator {
     double[] bytes = d.senderBytes();
     for (int i = 0; i < senders.length; i++) {
       if (bytes[i] > 0) { // a sender with nothing left bounds nothing (and 0 / 0 is NaN)
-        bound = Math.max(bound, bytes[i] / net.hosts().get(senders[i]).outBytesPerSec());
+        bound = Math.max(bound, bytes[i] / hosts.get(senders[i]).outBytesPerSec());
       }
     }
     return bound;
