@@ -1,10 +1,12 @@
 package org.coflowshuffle.core.scheme;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
@@ -62,6 +64,8 @@ public final class SrtfPolicy implements SchedulingPolicy {
   private final Planner planner;
   private final RateRule rates;
   private final SchemeOptions options;
+  private static final int SPARE_RATES = 4;
+
   private final boolean planEvery; // no early stop (see the class comment)
 
   public SrtfPolicy(String name, Planner planner, RateRule rates, SchemeOptions options) {
@@ -106,6 +110,9 @@ public final class SrtfPolicy implements SchedulingPolicy {
   // Shared all-zero rates for coflows left waiting. Safe to share: only the idle-bandwidth fill
   // writes rates, and it runs only when work-conserving, where the planning loop never stops early.
   private final Map<Integer, double[]> zeros = new HashMap<>();
+  // Rate arrays of coflows no longer committed (handed out at an earlier invocation, so free to
+  // rewrite under CoflowAssignment's contract), for new coflows' first commits.
+  private final ArrayDeque<double[]> spareRates = new ArrayDeque<>();
   private final IdleBandwidthFill idle = new IdleBandwidthFill();
   private NetworkProfile network; // the last invocation's B, reset for the next
 
@@ -175,7 +182,7 @@ public final class SrtfPolicy implements SchedulingPolicy {
       out[e.index()] =
           new CoflowAssignment(hostOf, zeros.computeIfAbsent(a.remaining().length, double[]::new));
     }
-    committed.keySet().retainAll(served);
+    dropUnserved(served);
     if (options.workConserving()) {
       idle.fill(active, out, net);
     }
@@ -194,6 +201,36 @@ public final class SrtfPolicy implements SchedulingPolicy {
           new NetworkProfile(view.now(), view.hosts(), view.slotsInUse(), view.slotsFreeing());
     }
     return network;
+  }
+
+  /**
+   * Forgets the commits of coflows not served at this invocation (their flows did not move at those
+   * rates), keeping a few of their arrays for new coflows.
+   */
+  private void dropUnserved(Set<Integer> served) {
+    for (Iterator<Map.Entry<Integer, CommittedRates>> it = committed.entrySet().iterator();
+        it.hasNext(); ) {
+      Map.Entry<Integer, CommittedRates> e = it.next();
+      if (!served.contains(e.getKey())) {
+        double[] rates = e.getValue().rates();
+        if (rates != null && spareRates.size() < SPARE_RATES) {
+          spareRates.add(rates);
+        }
+        it.remove();
+      }
+    }
+  }
+
+  /** A spare array of {@code flows} elements, or null. */
+  private double[] spareRates(int flows) {
+    for (Iterator<double[]> it = spareRates.iterator(); it.hasNext(); ) {
+      double[] rates = it.next();
+      if (rates.length == flows) {
+        it.remove();
+        return rates;
+      }
+    }
+    return null;
   }
 
   /**
@@ -273,6 +310,10 @@ public final class SrtfPolicy implements SchedulingPolicy {
         key(p.finish(), e.demand(), net), e.index(), net.epoch(), e.demand(), p, polished);
   }
 
+  private CommittedRates newCommit(CoflowPlan plan) {
+    return new CommittedRates(spareRates(plan.demand().active().remaining().length));
+  }
+
   /**
    * Serves a polished plan: its rates, committed against B, starting from the coflow's last commit
    * (the rates are then that commit's array, rewritten at the next invocation). Not when
@@ -285,7 +326,7 @@ public final class SrtfPolicy implements SchedulingPolicy {
     double[] r =
         options.workConserving()
             ? rates.commit(plan, net)
-            : rates.commit(plan, net, committed.computeIfAbsent(index, i -> new CommittedRates()));
+            : rates.commit(plan, net, committed.computeIfAbsent(index, i -> newCommit(plan)));
     return new CoflowAssignment(plan.hostOf().clone(), r);
   }
 }
