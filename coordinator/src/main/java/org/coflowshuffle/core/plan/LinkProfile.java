@@ -83,6 +83,9 @@ public final class LinkProfile {
     if (!(times[0] < t)) {
       return 0;
     }
+    if (size == 1) { // as below, with nothing carried before the one segment
+      return rates[0] * (t - times[0]);
+    }
     if (carried == null) {
       carried = new double[size];
       for (int i = 1; i < size; i++) {
