@@ -90,6 +90,7 @@ public final class CoflowShape {
    * per row, its sender; else null. A loop over one reducer's flows then takes each flow's sender
    * from this small array instead of from the per-flow one, whose reads jump a row at every flow:
    * in {@code bench decision}'s Fig. 9 row a decision's mean was 1-3% lower (three paired runs).
+   * Loops over all flows go row by row, with neither per-flow index array.
    */
   int[] senderOfRow() {
     if (!senderOfRowKnown) {

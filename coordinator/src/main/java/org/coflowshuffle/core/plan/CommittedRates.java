@@ -81,7 +81,7 @@ public final class CommittedRates {
   /** Starts afresh for {@code d}: every rate 0, no reducer receiving. */
   void start(CoflowDemand d, boolean[] gate, int hosts) {
     CoflowShape shape = d.shape();
-    rates = spare; // null but at the first commit: the last array may still be read
+    rates = spare; // else null, for a new array: the last one may still be read
     spare = null;
     this.shape = shape;
     this.gate = gate;
