@@ -27,6 +27,10 @@ public final class NetworkProfile {
   private double fastestFreeNow = Double.NaN; // see fastestReceiverFreeNow; NaN: not known
   private int epoch;
   private final int[] changedIn; // per link (in links, then out links): the epoch it last changed
+  // Per host, read from the hosts once: a reset reads these arrays, not 1,000 host records.
+  private final double[] inWhole;
+  private final double[] outWhole;
+  private final Host[] hostArray;
 
   /** The whole cluster at time {@code now}, less the slots of reducers already running. */
   public NetworkProfile(double now, List<Host> hosts, int[] slotsInUse) {
@@ -43,9 +47,14 @@ public final class NetworkProfile {
     int m = hosts.size();
     in = new LinkProfile[m];
     out = new LinkProfile[m];
+    hostArray = hosts.toArray(new Host[0]);
+    inWhole = new double[m];
+    outWhole = new double[m];
     for (int j = 0; j < m; j++) {
-      in[j] = new LinkProfile(now, hosts.get(j).inBytesPerSec(), this, j);
-      out[j] = new LinkProfile(now, hosts.get(j).outBytesPerSec(), this, m + j);
+      inWhole[j] = hostArray[j].inBytesPerSec();
+      outWhole[j] = hostArray[j].outBytesPerSec();
+      in[j] = new LinkProfile(now, inWhole[j], this, j);
+      out[j] = new LinkProfile(now, outWhole[j], this, m + j);
     }
     freeSlots = new int[m];
     freeingTaken = new int[m];
@@ -61,8 +70,8 @@ public final class NetworkProfile {
    */
   public void reset(double now, int[] slotsInUse, double[][] slotsFreeing) {
     for (int j = 0; j < in.length; j++) {
-      in[j].reset(now, hosts.get(j).inBytesPerSec());
-      out[j].reset(now, hosts.get(j).outBytesPerSec());
+      in[j].reset(now, inWhole[j]);
+      out[j].reset(now, outWhole[j]);
     }
     Arrays.fill(freeingTaken, 0);
     start(now, slotsInUse, slotsFreeing);
@@ -84,7 +93,7 @@ public final class NetworkProfile {
     fastestReducerHost = 0;
     fastestFreeNow = Double.NaN;
     for (int j = 0; j < m; j++) {
-      Host h = hosts.get(j);
+      Host h = hostArray[j];
       freeSlots[j] = h.freeSlots(slotsInUse[j]);
       anyFreeing |= freeSlots[j] != Integer.MAX_VALUE && this.slotsFreeing[j].length > 0;
       if (h.canHostReducers()) {

@@ -15,9 +15,13 @@ public interface RateRule {
   /**
    * {@link #commit(CoflowPlan, NetworkProfile)} for a coflow whose last commit {@code last} holds,
    * for rules that can start from it; the rates returned may be rewritten by the next commit with
-   * the same {@code last}.
+   * the same {@code last}. With {@code readAfter} false the caller reads nothing of {@code net}
+   * after this commit (the last coflow Algorithm 1 serves in an invocation), and a rule may leave B
+   * as it is: in {@code bench decision}'s Fig. 9 row, taking from 1,000 links what a coflow uses
+   * was a sixth of a commit that rewrote a few reducers' rates.
    */
-  default double[] commit(CoflowPlan plan, NetworkProfile net, CommittedRates last) {
+  default double[] commit(
+      CoflowPlan plan, NetworkProfile net, CommittedRates last, boolean readAfter) {
     return commit(plan, net);
   }
 

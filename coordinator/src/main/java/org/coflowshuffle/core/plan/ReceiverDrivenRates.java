@@ -16,7 +16,7 @@ public final class ReceiverDrivenRates implements RateRule {
 
   @Override
   public double[] commit(CoflowPlan plan, NetworkProfile net) {
-    return commit(plan, net, new CommittedRates());
+    return commit(plan, net, new CommittedRates(), true);
   }
 
   /**
@@ -27,7 +27,8 @@ public final class ReceiverDrivenRates implements RateRule {
    * array, rewritten by the next commit.
    */
   @Override
-  public double[] commit(CoflowPlan plan, NetworkProfile net, CommittedRates last) {
+  public double[] commit(
+      CoflowPlan plan, NetworkProfile net, CommittedRates last, boolean readAfter) {
     CoflowDemand d = plan.demand();
     CoflowShape shape = d.shape();
     double[] remaining = d.active().remaining();
@@ -58,8 +59,10 @@ public final class ReceiverDrivenRates implements RateRule {
     }
     // A sender's flows move only while it has bandwidth free now (else they wait, see the class).
     boolean[] gate = new boolean[m];
+    double[] freeOut = new double[m];
     for (int u : shape.senders) {
-      gate[u] = net.out(u).rateNow() > 0;
+      freeOut[u] = net.out(u).rateNow();
+      gate[u] = freeOut[u] > 0;
     }
     double now = net.now();
     boolean again = last.continues(d, gate, m, now);
@@ -70,7 +73,7 @@ public final class ReceiverDrivenRates implements RateRule {
       double[] senderBytes = new double[m];
       rewriteAllRows(last, shape.senderOfRow(), remaining, to, span, actualIn, senderBytes);
       ended(last, to, span, now);
-      finish(plan, net, last, senderBytes, actualIn);
+      finish(plan, net, last, senderBytes, actualIn, readAfter);
       return last.rates;
     }
     double[] senderBytes =
@@ -78,7 +81,7 @@ public final class ReceiverDrivenRates implements RateRule {
     double[] senderSpan = new double[m];
     double longestSenderSpan = 0;
     for (int u : shape.senders) {
-      double free = net.out(u).rateNow();
+      double free = freeOut[u];
       if (senderBytes[u] > 0 && free > 0) {
         senderSpan[u] = senderBytes[u] / free;
         longestSenderSpan = Math.max(longestSenderSpan, senderSpan[u]);
@@ -93,7 +96,7 @@ public final class ReceiverDrivenRates implements RateRule {
     } else {
       rewriteChanged(last, d, to, span, now, actualIn);
     }
-    finish(plan, net, last, senderBytes, actualIn);
+    finish(plan, net, last, senderBytes, actualIn, readAfter);
     return last.rates;
   }
 
@@ -117,17 +120,24 @@ public final class ReceiverDrivenRates implements RateRule {
     return false;
   }
 
-  /** Records the commit in {@code last} and takes from B what the coflow uses. */
+  /**
+   * Records the commit in {@code last} and, when B is read after it, takes from B what the coflow
+   * uses.
+   */
   private static void finish(
       CoflowPlan plan,
       NetworkProfile net,
       CommittedRates last,
       double[] senderBytes,
-      double[] actualIn) {
+      double[] actualIn,
+      boolean readAfter) {
     double now = net.now();
     double[] received = plan.received();
     double[] sent = plan.sent();
     last.committedAt(plan.demand(), senderBytes, now);
+    if (!readAfter) {
+      return;
+    }
     for (int j : plan.touched()) {
       if (received[j] > 0) {
         take(net.in(j), received[j], actualIn[j], now, true);
@@ -241,7 +251,8 @@ public final class ReceiverDrivenRates implements RateRule {
    */
   private static void stretch(
       CoflowShape shape, double[] remaining, int[] to, double[] span, double[] senderSpan) {
-    FlowGroups bySender = shape.bySender(span.length);
+    int[] senderOfRow = shape.senderOfRow();
+    FlowGroups bySender = senderOfRow == null ? shape.bySender(span.length) : null;
     double[] stretched = span.clone(); // the spans before any stretch stay readable
     boolean[] reached = new boolean[span.length];
     boolean[] visited = new boolean[span.length];
@@ -258,18 +269,48 @@ public final class ReceiverDrivenRates implements RateRule {
         break;
       }
       visited[slowest] = true;
+      if (senderOfRow != null) { // the sender's rows, each reducer's flow at its place in them
+        for (int row = 0; row < senderOfRow.length; row++) {
+          if (senderOfRow[row] == slowest) {
+            reachRow(remaining, row * to.length, slowest, to, reached, stretched, senderSpan);
+          }
+        }
+        continue;
+      }
       for (int i = bySender.start(slowest); i < bySender.end(slowest); i += bySender.step()) {
         int k = bySender.flow(i);
         if (sends(remaining, shape, to, k)) {
-          int h = to[shape.reducerOfFlow[k]];
-          if (!reached[h]) {
-            reached[h] = true;
-            stretched[h] = Math.max(stretched[h], senderSpan[slowest]);
-          }
+          reach(to[shape.reducerOfFlow[k]], slowest, reached, stretched, senderSpan);
         }
       }
     }
     System.arraycopy(stretched, 0, span, 0, span.length);
+  }
+
+  /** {@link #stretch}'s visit of one row of a full shuffle, from {@code k}, sent by {@code u}. */
+  private static void reachRow(
+      double[] remaining,
+      int k,
+      int u,
+      int[] to,
+      boolean[] reached,
+      double[] stretched,
+      double[] senderSpan) {
+    for (int n = 0; n < to.length; n++) {
+      int h = to[n];
+      if (remaining[k + n] > 0 && h >= 0 && h != u) {
+        reach(h, u, reached, stretched, senderSpan);
+      }
+    }
+  }
+
+  /** Host h, receiving from sender u, is done: stretched to u's span unless it is longer. */
+  private static void reach(
+      int h, int u, boolean[] reached, double[] stretched, double[] senderSpan) {
+    if (!reached[h]) {
+      reached[h] = true;
+      stretched[h] = Math.max(stretched[h], senderSpan[u]);
+    }
   }
 
   /** Whether some host receiving now, not yet reached, is faster than {@code senderSpan}. */
@@ -402,8 +443,9 @@ public final class ReceiverDrivenRates implements RateRule {
     boolean[] changed = new boolean[to.length];
     int changedFlows = 0;
     for (int n = 0; n < to.length; n++) {
-      double end = to[n] >= 0 ? now + span[to[n]] : Double.NaN;
-      changed[n] = to[n] != last.to[n] || !sameEnd(end, last.end[n], span[Math.max(to[n], 0)]);
+      int h = to[n];
+      // the same host and none (both ends NaN), or the same host and the same end
+      changed[n] = h != last.to[n] || h >= 0 && !sameEnd(now + span[h], last.end[n], span[h]);
       if (changed[n]) {
         changedFlows += flows.size(n);
       }
@@ -500,12 +542,13 @@ public final class ReceiverDrivenRates implements RateRule {
     return in;
   }
 
-  /** Whether two end times of a reducer with {@code span} seconds left are the same. */
+  /**
+   * Whether two end times of a reducer with {@code span} seconds left are the same (neither NaN);
+   * the ulp is worked out only for a difference beyond the relative bound.
+   */
   private static boolean sameEnd(double a, double b, double span) {
-    if (Double.isNaN(a) || Double.isNaN(b)) {
-      return Double.isNaN(a) && Double.isNaN(b);
-    }
-    return Math.abs(a - b) <= SAME_END * span + 4 * Math.ulp(a);
+    double apart = Math.abs(a - b);
+    return apart <= SAME_END * span || apart <= SAME_END * span + 4 * Math.ulp(a);
   }
 
   /**

@@ -135,7 +135,11 @@ public final class SrtfPolicy implements SchedulingPolicy {
     Set<Integer> served = new HashSet<>();
     for (int i : starving) {
       out[i] =
-          commit(planner.refine(planner.plan(demand(active.get(i), view), net), net), net, served);
+          commit(
+              planner.refine(planner.plan(demand(active.get(i), view), net), net),
+              net,
+              served,
+              true);
     }
     // Lines 10-15: shortest estimated completion first, against what is left. Each coflow served
     // starts a new epoch of B.
@@ -170,7 +174,9 @@ public final class SrtfPolicy implements SchedulingPolicy {
         }
         e = fresh;
       }
-      out[e.index()] = commit(e.polished() ? e.plan() : planner.refine(e.plan(), net), net, served);
+      CoflowPlan plan = e.polished() ? e.plan() : planner.refine(e.plan(), net);
+      // B is read after this commit only to plan the coflows left, or to fill idle bandwidth
+      out[e.index()] = commit(plan, net, served, !queue.isEmpty() || options.workConserving());
       net.nextEpoch();
     }
     for (Entry e : queue) { // nothing they may use is free now: they wait, pinned reducers only
@@ -320,13 +326,15 @@ public final class SrtfPolicy implements SchedulingPolicy {
    * work-conserving: the idle-bandwidth fill adds to the rates, so the flows do not move at those
    * committed, and each commit starts afresh (with an array of its own, which the fill writes).
    */
-  private CoflowAssignment commit(CoflowPlan plan, NetworkProfile net, Set<Integer> served) {
+  private CoflowAssignment commit(
+      CoflowPlan plan, NetworkProfile net, Set<Integer> served, boolean readAfter) {
     int index = plan.demand().active().index();
     served.add(index);
     double[] r =
         options.workConserving()
             ? rates.commit(plan, net)
-            : rates.commit(plan, net, committed.computeIfAbsent(index, i -> newCommit(plan)));
+            : rates.commit(
+                plan, net, committed.computeIfAbsent(index, i -> newCommit(plan)), readAfter);
     return new CoflowAssignment(plan.hostOf().clone(), r);
   }
 }

@@ -28,7 +28,8 @@ import org.junit.jupiter.api.Test;
  * org.coflowshuffle.core.plan.CommittedRates}), rewriting only the rates that change. At every
  * decision its rates and placements must be those of the same scheme computing every rate afresh,
  * up to rounding, also when the flows did not move at the rates committed (as live, where progress
- * is reported from real transfers).
+ * is reported from real transfers). The scheme computing afresh also takes B for the last coflow
+ * served in a decision, which {@code rpc} skips since nothing reads it after.
  */
 class CommittedRatesTest {
 
