@@ -21,7 +21,7 @@ public final class ReceiverDrivenRates implements RateRule {
   /**
    * Per-host working arrays of a commit, zeroed and reused by the next one instead of allocated
    * afresh: in {@code bench decision}'s Fig. 9 row (1,000 hosts, about 2.5 commits a decision) a
-   * decision's mean was 4-5% lower (harness, three rounds alternated with the build before).
+   * decision's mean was 1-7% lower in three rounds alternated with the build before.
    */
   private final double[][] working = new double[4][];
 
