@@ -18,17 +18,18 @@ public final class ReceiverDrivenRates implements RateRule {
   /** How far a reducer's end may move before its flows get new rates, relative to its span. */
   private static final double SAME_END = 1e-10;
 
+  // The working arrays, by number.
+  private static final int SPAN = 0;
+  private static final int FREE_OUT = 1;
+  private static final int ACTUAL_IN = 2;
+  private static final int SENDER_SPAN = 3;
+
   /**
    * Per-host working arrays of a commit, zeroed and reused by the next one instead of allocated
    * afresh: in {@code bench decision}'s Fig. 9 row (1,000 hosts, about 2.5 commits a decision) a
    * decision's mean was 1-7% lower in three rounds alternated with the build before.
    */
   private final double[][] working = new double[4][];
-
-  private static final int SPAN = 0;
-  private static final int FREE_OUT = 1;
-  private static final int ACTUAL_IN = 2;
-  private static final int SENDER_SPAN = 3;
 
   /** Working array {@code i}, of {@code length} zeros. */
   private double[] zeroed(int i, int length) {
