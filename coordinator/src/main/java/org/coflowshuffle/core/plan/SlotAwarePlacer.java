@@ -2,9 +2,7 @@ package org.coflowshuffle.core.plan;
 
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Applies the practical rules of section IV-D around a {@link PlacementMethod}: pinned reducers
@@ -52,13 +50,14 @@ public final class SlotAwarePlacer {
     int m = net.hostCount();
     int[] hostOf = new int[d.reducers()];
     double[] loads = new double[m];
-    List<Integer> open = new ArrayList<>();
+    int[] open = new int[hostOf.length];
+    int opened = 0;
     for (int n = 0; n < hostOf.length; n++) {
       hostOf[n] = d.pinnedHost(n);
       if (hostOf[n] >= 0) {
         loads[hostOf[n]] += d.networkBytes(n, hostOf[n]);
       } else {
-        open.add(n);
+        open[opened++] = n;
       }
     }
     int[] slots = new int[m];
@@ -66,34 +65,52 @@ public final class SlotAwarePlacer {
       slots[j] = nowOnly ? net.freeSlotsNow(j) : net.freeSlots(j);
     }
     double[] least = SlowHostRule.slowestAllowed(d, net);
-    while (!open.isEmpty()) {
+    while (opened > 0) {
       boolean[] eligible = new boolean[m];
-      boolean any = false;
+      int eligibleHosts = 0;
       for (int j = 0; j < m; j++) {
-        eligible[j] = slots[j] > 0 && net.hosts().get(j).canHostReducers();
-        any |= eligible[j];
+        eligible[j] = slots[j] > 0 && net.mayHostReducers(j);
+        eligibleHosts += eligible[j] ? 1 : 0;
       }
-      if (!any) {
+      if (eligibleHosts == 0) {
         break; // multi-wave: the rest waits for slots to free up
       }
       // Reducers allowed the same hosts form a class; the most restricted (largest) go first. The
       // hosts allowed are the eligible ones at least as fast as the slowest allowed, its key.
-      double[] speeds = eligibleSpeeds(eligible, net);
-      Map<Double, List<Integer>> classes = new LinkedHashMap<>();
-      for (int n : GreedyPlacement.bySizeDescending(d, open.stream().mapToInt(i -> i).toArray())) {
-        double key = slowestAllowed(least, n, speeds);
-        if (keepRule && least != null && key < least[n]) {
-          continue; // no host the rule allows has a slot: it waits
+      double[] speeds =
+          eligibleHosts == net.reducerHosts()
+              ? net.reducerSpeeds() // every host that may run reducers: the same speeds
+              : net.inSpeeds(eligible);
+      int[] bySize = GreedyPlacement.bySizeDescending(d, Arrays.copyOf(open, opened));
+      int[] speedOf = new int[bySize.length]; // per reducer, its key's index in speeds; -1: waits
+      for (int i = 0; i < bySize.length; i++) {
+        int n = bySize[i];
+        speedOf[i] = slowestAllowed(least, n, speeds);
+        if (keepRule && least != null && speeds[speedOf[i]] < least[n]) {
+          speedOf[i] = -1; // no host the rule allows has a slot: it waits
         }
-        classes.computeIfAbsent(key, c -> new ArrayList<>()).add(n);
       }
-      open.clear();
-      for (Map.Entry<Double, List<Integer>> c : classes.entrySet()) {
+      opened = 0;
+      boolean[] placed = new boolean[speeds.length]; // per key, its class placed this round
+      for (int i = 0; i < bySize.length; i++) { // the classes in the order of their largest
+        int key = speedOf[i];
+        if (key < 0 || placed[key]) {
+          continue;
+        }
+        placed[key] = true;
         boolean[] hosts = new boolean[m];
         for (int j = 0; j < m; j++) {
-          hosts[j] = eligible[j] && slots[j] > 0 && inRate(net, j) >= c.getKey();
+          hosts[j] = eligible[j] && slots[j] > 0 && net.inWhole(j) >= speeds[key];
         }
-        open.addAll(placeClass(d, net, method, c.getValue(), hosts, slots, loads, hostOf));
+        int[] members = new int[bySize.length - i];
+        int size = 0;
+        for (int k = i; k < bySize.length; k++) {
+          if (speedOf[k] == key) {
+            members[size++] = bySize[k];
+          }
+        }
+        members = Arrays.copyOf(members, size);
+        opened = placeClass(d, net, method, members, hosts, slots, loads, hostOf, open, opened);
       }
     }
     return hostOf;
@@ -153,70 +170,48 @@ public final class SlotAwarePlacer {
     return false;
   }
 
-  /** The distinct incoming bandwidths of the eligible hosts, ascending. */
-  private static double[] eligibleSpeeds(boolean[] eligible, NetworkProfile net) {
-    double[] speeds = new double[eligible.length];
-    int count = 0;
-    for (int j = 0; j < eligible.length; j++) {
-      if (eligible[j]) {
-        speeds[count++] = inRate(net, j);
-      }
-    }
-    Arrays.sort(speeds, 0, count);
-    int distinct = 0;
-    for (int i = 0; i < count; i++) {
-      if (distinct == 0 || Double.compare(speeds[i], speeds[distinct - 1]) != 0) {
-        speeds[distinct++] = speeds[i];
-      }
-    }
-    return Arrays.copyOf(speeds, distinct);
-  }
-
   /**
-   * The incoming bandwidth of the slowest eligible host that {@link SlowHostRule} allows reducer n
-   * ({@code speeds} from {@link #eligibleSpeeds}); the slowest eligible one (all are allowed) when
-   * it allows none of them.
+   * The index in {@code speeds} (the eligible hosts' {@link NetworkProfile#inSpeeds}) of the
+   * incoming bandwidth of the slowest eligible host that {@link SlowHostRule} allows reducer n; of
+   * the slowest eligible one (all are allowed) when it allows none of them.
    */
-  private static double slowestAllowed(double[] least, int n, double[] speeds) {
+  private static int slowestAllowed(double[] least, int n, double[] speeds) {
     if (least == null) {
-      return speeds[0];
+      return 0;
     }
     int i = Arrays.binarySearch(speeds, least[n]);
     i = i >= 0 ? i : -i - 1; // the first at least least[n]
-    return i < speeds.length ? speeds[i] : speeds[0];
-  }
-
-  private static double inRate(NetworkProfile net, int j) {
-    return net.hosts().get(j).inBytesPerSec();
+    return i < speeds.length ? i : 0;
   }
 
   /**
-   * Places one class of reducers on {@code hosts} by {@code method}, each host taking as many as
-   * its slots allow, largest first; returns the reducers left over for the next round.
+   * Places one class of reducers, largest first, on {@code hosts} by {@code method}, each host
+   * taking as many as its slots allow; appends the reducers left over for the next round to {@code
+   * left} from {@code count} on and returns the new count.
    */
-  private static List<Integer> placeClass(
+  private static int placeClass(
       CoflowDemand d,
       NetworkProfile net,
       PlacementMethod method,
-      List<Integer> reducers,
+      int[] reducers,
       boolean[] hosts,
       int[] slots,
       double[] loads,
-      int[] hostOf) {
-    List<Integer> left = new ArrayList<>();
+      int[] hostOf,
+      int[] left,
+      int count) {
     boolean any = false;
     for (boolean h : hosts) {
       any |= h;
     }
     if (!any) { // earlier classes took these hosts' last slots
-      left.addAll(reducers);
-      return left;
+      System.arraycopy(reducers, 0, left, count, reducers.length);
+      return count + reducers.length;
     }
-    int[] batch = reducers.stream().mapToInt(Integer::intValue).toArray();
     int[] proposal = new int[hostOf.length];
     Arrays.fill(proposal, -1);
-    method.place(d, batch, hosts, loads, net, proposal);
-    for (int n : GreedyPlacement.bySizeDescending(d, batch)) {
+    method.place(d, reducers, hosts, loads, net, proposal);
+    for (int n : reducers) { // largest first already: a class keeps the order it was built in
       int j = proposal[n];
       if (j < 0 || !hosts[j]) {
         throw new IllegalStateException("placement method left reducer " + n + " on host " + j);
@@ -226,10 +221,10 @@ public final class SlotAwarePlacer {
         hostOf[n] = j;
         loads[j] += d.networkBytes(n, j);
       } else {
-        left.add(n); // host j is full: place again without it
+        left[count++] = n; // host j is full: place again without it
       }
     }
-    return left;
+    return count;
   }
 
   /**
