@@ -39,8 +39,7 @@ public final class GreedyPlacement implements PlacementMethod {
               ? Double.POSITIVE_INFINITY
               : net.in(previous)
                   .timeToCarry(load[previous] + (local ? d.networkBytes(n, previous) : d.work(n)));
-      double skipAbove = reached + 1e-9 * Math.abs(reached) + 1e-12; // leaves rounding to the walk
-      double skipAfter = skipAbove - net.now(); // seconds from now
+      double skipAfter = skipAfter(reached, net.now());
       double work = d.work(n);
       int best = -1;
       double bestFinish = Double.POSITIVE_INFINITY;
@@ -57,12 +56,21 @@ public final class GreedyPlacement implements PlacementMethod {
           best = j;
           bestFinish = finish;
           bestRate = rate;
+          skipAfter = Math.min(skipAfter, skipAfter(finish, net.now()));
         }
       }
       hostOf[n] = best;
       load[best] += d.networkBytes(n, best);
       previous = best;
     }
+  }
+
+  /**
+   * Seconds from {@code now} beyond which a host's bytes at its fastest rate cannot end by {@code
+   * finish}, so that it cannot win: with room for rounding, left to the walk of its profile.
+   */
+  private static double skipAfter(double finish, double now) {
+    return finish + 1e-9 * Math.abs(finish) + 1e-12 - now;
   }
 
   /** {@code reducers}, largest remaining work first, ties in their given order. */
