@@ -160,15 +160,15 @@ public final class CoflowDemand {
   }
 
   /**
-   * {@link PlanEvaluator}'s unpinned and pinned bounds on {@code hosts}, worked out once per list
-   * of hosts: every decision orders each waiting coflow by them, and at 500 + 500 hosts summing the
-   * cluster's bandwidth each time was 5-6% of a decision (a profile of {@code bench decision}'s
-   * Fig. 9 row).
+   * {@link PlanEvaluator}'s unpinned and pinned bounds on the hosts of {@code net}, worked out once
+   * per list of hosts: every decision orders each waiting coflow by them, and at 500 + 500 hosts
+   * summing the cluster's bandwidth each time was 5-6% of a decision (a profile of {@code bench
+   * decision}'s Fig. 9 row).
    */
-  double[] bounds(List<Host> hosts) {
-    if (boundsHosts != hosts) {
-      bounds = PlanEvaluator.bounds(this, hosts);
-      boundsHosts = hosts;
+  double[] bounds(NetworkProfile net) {
+    if (boundsHosts != net.hosts()) {
+      bounds = PlanEvaluator.bounds(this, net);
+      boundsHosts = net.hosts();
     }
     return bounds;
   }

@@ -22,8 +22,8 @@ public final class NetworkProfile {
   private double[][] slotsFreeing; // per host, ascending: when the slots in use free up
   private final int[] freeingTaken; // per host, how many of those are taken in this invocation
   private boolean anyFreeing;
-  private boolean slotsLimited; // some host that may run reducers has a slot limit
-  private double fastestReducerHost; // the most incoming bandwidth of a host that may run reducers
+  private final boolean slotsLimited; // some host that may run reducers has a slot limit
+  private final double fastestReducerHost; // the most incoming bandwidth of one that may
   private double fastestFreeNow = Double.NaN; // see fastestReceiverFreeNow; NaN: not known
   private int epoch;
   private final int[] changedIn; // per link (in links, then out links): the epoch it last changed
@@ -31,7 +31,11 @@ public final class NetworkProfile {
   private final double[] inWhole;
   private final double[] outWhole;
   private final boolean[] mayHostReducers;
+  private final int[] reducerSlots; // per host, as its Host gives them
   private final int reducerHosts;
+  private final double acceptingIn; // the incoming bandwidth of the hosts that accept reducers
+  private final double fastestAccepting; // and of the fastest of them
+  private final double[][] noneFreeing; // no slot freeing on any host
   private double[] reducerSpeeds; // see reducerSpeeds(); null until asked
 
   /** The whole cluster at time {@code now}, less the slots of reducers already running. */
@@ -52,16 +56,37 @@ public final class NetworkProfile {
     inWhole = new double[m];
     outWhole = new double[m];
     mayHostReducers = new boolean[m];
+    reducerSlots = new int[m];
     int reducerHosts = 0;
+    boolean slotsLimited = false;
+    double fastestReducerHost = 0;
+    double acceptingIn = 0;
+    double fastestAccepting = 0;
     for (int j = 0; j < m; j++) {
-      inWhole[j] = hosts.get(j).inBytesPerSec();
-      outWhole[j] = hosts.get(j).outBytesPerSec();
-      mayHostReducers[j] = hosts.get(j).canHostReducers();
-      reducerHosts += mayHostReducers[j] ? 1 : 0;
+      Host h = hosts.get(j);
+      inWhole[j] = h.inBytesPerSec();
+      outWhole[j] = h.outBytesPerSec();
+      mayHostReducers[j] = h.canHostReducers();
+      reducerSlots[j] = h.reducerSlots();
+      if (mayHostReducers[j]) {
+        reducerHosts++;
+        slotsLimited |= reducerSlots[j] != Host.UNLIMITED_SLOTS;
+        fastestReducerHost = Math.max(fastestReducerHost, inWhole[j]);
+      }
+      if (h.acceptsReducers()) {
+        acceptingIn += inWhole[j];
+        fastestAccepting = Math.max(fastestAccepting, inWhole[j]);
+      }
       in[j] = new LinkProfile(now, inWhole[j], this, j);
       out[j] = new LinkProfile(now, outWhole[j], this, m + j);
     }
     this.reducerHosts = reducerHosts;
+    this.slotsLimited = slotsLimited;
+    this.fastestReducerHost = fastestReducerHost;
+    this.acceptingIn = acceptingIn;
+    this.fastestAccepting = fastestAccepting;
+    noneFreeing = new double[m][];
+    Arrays.fill(noneFreeing, new double[0]);
     freeSlots = new int[m];
     freeingTaken = new int[m];
     changedIn = new int[2 * m];
@@ -83,29 +108,26 @@ public final class NetworkProfile {
     start(now, slotsInUse, slotsFreeing);
   }
 
-  /** Sets what the links do not hold: the time, the slots and the figures kept from them. */
+  /**
+   * Sets what the links do not hold: the time and the slots (from arrays kept for the hosts: this
+   * runs at every invocation, and reading 1,000 hosts' fields was 3% of a decision in {@code bench
+   * decision}'s Fig. 9 row).
+   */
   private void start(double now, int[] slotsInUse, double[][] slotsFreeing) {
     this.now = now;
-    int m = in.length;
-    if (slotsFreeing == null) { // none freeing: one empty array for every host
-      slotsFreeing = new double[m][];
-      Arrays.fill(slotsFreeing, new double[0]);
-    }
-    this.slotsFreeing = slotsFreeing;
+    this.slotsFreeing = slotsFreeing == null ? noneFreeing : slotsFreeing;
     Arrays.fill(changedIn, -1);
     epoch = 0;
     anyFreeing = false;
-    slotsLimited = false;
-    fastestReducerHost = 0;
     fastestFreeNow = Double.NaN;
-    for (int j = 0; j < m; j++) {
-      Host h = hosts.get(j);
-      freeSlots[j] = h.freeSlots(slotsInUse[j]);
+    for (int j = 0; j < in.length; j++) {
+      freeSlots[j] =
+          !mayHostReducers[j]
+              ? 0
+              : reducerSlots[j] == Host.UNLIMITED_SLOTS
+                  ? Integer.MAX_VALUE
+                  : Math.max(0, reducerSlots[j] - slotsInUse[j]); // as Host.freeSlots
       anyFreeing |= freeSlots[j] != Integer.MAX_VALUE && this.slotsFreeing[j].length > 0;
-      if (h.canHostReducers()) {
-        slotsLimited |= freeSlots[j] != Integer.MAX_VALUE;
-        fastestReducerHost = Math.max(fastestReducerHost, h.inBytesPerSec());
-      }
     }
   }
 
@@ -133,6 +155,24 @@ public final class NetworkProfile {
   /** The whole bandwidth of the host's incoming link. */
   double inWhole(int host) {
     return inWhole[host];
+  }
+
+  /** The whole bandwidth of the host's outgoing link. */
+  double outWhole(int host) {
+    return outWhole[host];
+  }
+
+  /**
+   * The whole incoming bandwidth of the hosts that {@linkplain Host#acceptsReducers accept
+   * reducers}, summed in host order.
+   */
+  double acceptingIn() {
+    return acceptingIn;
+  }
+
+  /** The whole incoming bandwidth of the fastest host that accepts reducers. */
+  double fastestAccepting() {
+    return fastestAccepting;
   }
 
   /** Whether the host may run reducers at all (slots aside). */

@@ -1,8 +1,6 @@
 package org.coflowshuffle.core.plan;
 
 import java.util.Arrays;
-import java.util.List;
-import org.coflowshuffle.core.model.Host;
 
 /**
  * Turns a placement into a {@link CoflowPlan}: per host the bytes that cross its links, and the
@@ -193,18 +191,18 @@ public final class PlanEvaluator {
    * placement so far fixed. 0 with locality or nothing pinned.
    */
   static double pinnedBound(CoflowDemand d, NetworkProfile net) {
-    return d.bounds(net.hosts())[1];
+    return d.bounds(net)[1];
   }
 
   /**
    * {@link #unpinnedBound} and {@link #pinnedBound}, worked out for {@link CoflowDemand#bounds}:
    * they read only the hosts' whole bandwidths, never what is free, so a demand keeps them.
    */
-  static double[] bounds(CoflowDemand d, List<Host> hosts) {
-    return new double[] {unpinnedBound(d, hosts), pinnedBound(d, hosts)};
+  static double[] bounds(CoflowDemand d, NetworkProfile net) {
+    return new double[] {unpinnedBoundOf(d, net), pinnedBoundOf(d, net)};
   }
 
-  private static double pinnedBound(CoflowDemand d, List<Host> hosts) {
+  private static double pinnedBoundOf(CoflowDemand d, NetworkProfile net) {
     if (d.hasLocality()) {
       return 0;
     }
@@ -212,14 +210,15 @@ public final class PlanEvaluator {
     for (int n = 0; n < d.reducers(); n++) {
       int h = d.pinnedHost(n);
       if (h >= 0) {
-        pinned = pinned == null ? new double[hosts.size()] : pinned;
+        pinned = pinned == null ? new double[net.hostCount()] : pinned;
         pinned[h] += d.work(n);
       }
     }
     double bound = 0;
-    for (int j = 0; pinned != null && j < pinned.length; j++) {
-      if (pinned[j] > 0) {
-        bound = Math.max(bound, pinned[j] / hosts.get(j).inBytesPerSec());
+    for (int n = 0; pinned != null && n < d.reducers(); n++) { // the hosts of pinned reducers
+      int h = d.pinnedHost(n);
+      if (h >= 0 && pinned[h] > 0) {
+        bound = Math.max(bound, pinned[h] / net.inWhole(h));
       }
     }
     return bound;
@@ -230,10 +229,10 @@ public final class PlanEvaluator {
    * needs, the reducers placed so far aside.
    */
   static double unpinnedBound(CoflowDemand d, NetworkProfile net) {
-    return d.bounds(net.hosts())[0];
+    return d.bounds(net)[0];
   }
 
-  private static double unpinnedBound(CoflowDemand d, List<Host> hosts) {
+  private static double unpinnedBoundOf(CoflowDemand d, NetworkProfile net) {
     if (d.hasLocality()) {
       return 0;
     }
@@ -245,21 +244,13 @@ public final class PlanEvaluator {
         largest = Math.max(largest, d.work(n));
       }
     }
-    double sumIn = 0;
-    double fastest = 0;
-    for (Host h : hosts) {
-      if (h.acceptsReducers()) {
-        sumIn += h.inBytesPerSec();
-        fastest = Math.max(fastest, h.inBytesPerSec());
-      }
-    }
-    double bound = total > 0 ? total / sumIn : 0;
-    bound = Math.max(bound, largest > 0 ? largest / fastest : 0);
+    double bound = total > 0 ? total / net.acceptingIn() : 0;
+    bound = Math.max(bound, largest > 0 ? largest / net.fastestAccepting() : 0);
     int[] senders = d.senders();
     double[] bytes = d.senderBytes();
     for (int i = 0; i < senders.length; i++) {
       if (bytes[i] > 0) { // a sender with nothing left bounds nothing (and 0 / 0 is NaN)
-        bound = Math.max(bound, bytes[i] / hosts.get(senders[i]).outBytesPerSec());
+        bound = Math.max(bound, bytes[i] / net.outWhole(senders[i]));
       }
     }
     return bound;
