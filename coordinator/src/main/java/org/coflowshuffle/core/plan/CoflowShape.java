@@ -42,12 +42,14 @@ public final class CoflowShape {
     reducers = active.coflow().reducers().size();
     sourceOfFlow = active.flowSource();
     reducerOfFlow = active.flowReducer();
-    int sources = 0;
+    // One pass, the array grown as hosts come: a first pass for the highest host, each step
+    // waiting for the maximum before it, took 212 us of an arriving coflow's 265 us here at
+    // 250,000 flows (bench decision's Fig. 9 row, a probe).
+    boolean[] sends = new boolean[64];
     for (int u : sourceOfFlow) {
-      sources = Math.max(sources, u + 1);
-    }
-    boolean[] sends = new boolean[sources];
-    for (int u : sourceOfFlow) {
+      if (u >= sends.length) {
+        sends = Arrays.copyOf(sends, Math.max(u + 1, 2 * sends.length));
+      }
       sends[u] = true;
     }
     int distinct = 0;
@@ -55,7 +57,7 @@ public final class CoflowShape {
       distinct += b ? 1 : 0;
     }
     senders = new int[distinct];
-    for (int u = 0, i = 0; u < sources; u++) {
+    for (int u = 0, i = 0; u < sends.length; u++) {
       if (sends[u]) {
         senders[i++] = u;
       }
