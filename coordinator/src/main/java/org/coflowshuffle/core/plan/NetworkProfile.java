@@ -265,8 +265,8 @@ public final class NetworkProfile {
     if (Double.isNaN(fastestFreeNow)) {
       fastestFreeNow = -1;
       for (int j = 0; j < in.length; j++) {
-        if (hosts.get(j).canHostReducers() && in[j].rateNow() > 0) {
-          fastestFreeNow = Math.max(fastestFreeNow, hosts.get(j).inBytesPerSec());
+        if (mayHostReducers[j] && in[j].rateNow() > 0) {
+          fastestFreeNow = Math.max(fastestFreeNow, inWhole[j]);
         }
       }
     }

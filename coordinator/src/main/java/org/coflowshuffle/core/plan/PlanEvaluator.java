@@ -61,12 +61,7 @@ public final class PlanEvaluator {
     }
     if (unplaced > 0) {
       // A later wave (section IV-D, multi-wave): at best it gets the whole cluster afterwards.
-      double inTotal = 0;
-      for (int j = 0; j < m; j++) {
-        if (net.hosts().get(j).acceptsReducers()) {
-          inTotal += net.hosts().get(j).inBytesPerSec();
-        }
-      }
+      double inTotal = net.acceptingIn();
       finish += inTotal > 0 ? unplaced / inTotal : Double.POSITIVE_INFINITY;
     }
     return new CoflowPlan(d, hostOf, finish, received, sent, Arrays.copyOf(touched, count));
