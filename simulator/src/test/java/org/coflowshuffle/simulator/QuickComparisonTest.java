@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.coflowshuffle.core.model.Instance;
 import org.coflowshuffle.core.policy.SchemeOptions;
+import org.coflowshuffle.simulator.trace.CoflowTrace;
 import org.coflowshuffle.simulator.workload.RpcSynthetic;
 import org.junit.jupiter.api.Test;
 
@@ -20,7 +21,7 @@ class QuickComparisonTest {
 
   @Test
   void rpcBeatsNeatBeatsVarysBeatsFair() throws Exception {
-    Instance inst = new RpcSynthetic(SharedTrace.get()).instance(10, 30, 0, 40 * 1.25e8, 2);
+    Instance inst = new RpcSynthetic(CoflowTrace.facebook()).instance(10, 30, 0, 40 * 1.25e8, 2);
     SchemeOptions options = new SchemeOptions(2, 1e9, false);
     double rpc = mean(Simulation.run(inst, "rpc", options).cct());
     double neat = mean(Simulation.run(inst, "neat", options).cct());

@@ -16,6 +16,7 @@ import org.coflowshuffle.core.model.Reducer;
 import org.coflowshuffle.core.policy.SchemeOptions;
 import org.coflowshuffle.core.schedule.ScheduleRunner;
 import org.coflowshuffle.core.scheme.Schemes;
+import org.coflowshuffle.simulator.trace.CoflowTrace;
 import org.junit.jupiter.api.Test;
 
 /** The simulator where the answer is known by hand, and against {@code coflow solve}. */
@@ -76,7 +77,7 @@ class SimulationTest {
   @Test
   void noSchemeBeatsTheIsolatedLowerBound() throws Exception {
     Instance inst =
-        new org.coflowshuffle.simulator.workload.RpcSynthetic(SharedTrace.get())
+        new org.coflowshuffle.simulator.workload.RpcSynthetic(CoflowTrace.facebook())
             .instance(6, 8, 5, 0, 9);
     for (String scheme : Schemes.names()) {
       double[] cct = Simulation.run(inst, scheme, OPTIONS).cct();

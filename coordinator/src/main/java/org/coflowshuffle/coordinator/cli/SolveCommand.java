@@ -20,7 +20,7 @@ import org.coflowshuffle.core.scheme.Schemes;
 /**
  * {@code coflow solve [--scheme NAME] [--seed N] [--delta SECONDS] [--work-conserving] FILE}: reads
  * one instance (FILE, or standard input for {@code -}), runs one scheme on it and prints the
- * schedule JSON of {@code shared/spec/coflow-instance.md}.
+ * schedule JSON of {@code docs/coflow-instance.md}.
  *
  * <p>Arguments are checked before the file is read, and the schedule is rendered in full before
  * anything is printed, so a failed run prints nothing on standard output and one line on standard

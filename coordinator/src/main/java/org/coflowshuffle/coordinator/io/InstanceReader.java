@@ -27,7 +27,7 @@ import org.coflowshuffle.core.model.Instance;
 import org.coflowshuffle.core.model.Reducer;
 
 /**
- * Reads the instance JSON of {@code shared/spec/coflow-instance.md} into an {@link Instance}, with
+ * Reads the instance JSON of {@code docs/coflow-instance.md} into an {@link Instance}, with
  * host and reducer ids turned into indices.
  *
  * <p>Everything the core would otherwise have to distrust is checked here, so that a scheme never

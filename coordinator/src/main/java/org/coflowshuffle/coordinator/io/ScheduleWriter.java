@@ -22,7 +22,7 @@ import org.coflowshuffle.core.schedule.Schedule;
 import org.coflowshuffle.core.schedule.Segment;
 
 /**
- * Writes a {@link Schedule} as the schedule JSON of {@code shared/spec/coflow-instance.md}: ids
+ * Writes a {@link Schedule} as the schedule JSON of {@code docs/coflow-instance.md}: ids
  * instead of indices, coflows and flows in instance order, pretty-printed.
  *
  * <p>A schedule that lacks a coflow or a flow of its instance is a bug of the scheme that made it,

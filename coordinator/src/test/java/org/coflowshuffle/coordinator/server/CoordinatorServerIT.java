@@ -78,7 +78,7 @@ class CoordinatorServerIT {
       return new Shuffle(app, maps, reducers, bytes);
     }
 
-    /** The same shuffle as an instance of shared/spec/coflow-instance.md. */
+    /** The same shuffle as an instance of docs/coflow-instance.md. */
     String instance() {
       ObjectNode root = JSON.createObjectNode();
       ArrayNode hosts = root.putArray("hosts");

@@ -2,6 +2,8 @@ package org.coflowshuffle.simulator.trace;
 
 import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -31,42 +33,71 @@ public record CoflowTrace(int ports, List<TraceCoflow> coflows) {
     }
   }
 
-  /** Reads and checks a whole trace file. */
-  public static CoflowTrace read(Path file) throws IOException, TraceFormatException {
-    try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.US_ASCII)) {
-      String header = in.readLine();
-      if (header == null) {
-        throw new TraceFormatException(file + ": empty trace");
-      }
-      String[] h = header.trim().split("\\s+");
-      Line first = new Line(file, 1, h);
-      if (h.length != 2) {
-        throw first.error("expected \"<ports> <coflows>\", got \"" + header.trim() + "\"");
-      }
-      int ports = first.positiveInt(0, "ports");
-      int count = first.positiveInt(1, "coflows");
-      List<TraceCoflow> coflows = new ArrayList<>(count);
-      String text;
-      int number = 1;
-      while ((text = in.readLine()) != null) {
-        number++;
-        if (text.isBlank()) {
-          continue;
-        }
-        coflows.add(new Line(file, number, text.trim().split("\\s+")).coflow(ports));
-      }
-      if (coflows.size() != count) {
-        throw first.error("header says " + count + " coflows but the file has " + coflows.size());
-      }
-      return new CoflowTrace(ports, coflows);
+  /** Where the public Facebook trace lies on the classpath, beside its provenance. */
+  static final String FACEBOOK_RESOURCE = "/coflow-benchmark/FB2010-1Hr-150-0.txt";
+
+  /**
+   * The public Facebook 2010 trace that ships with the simulator (one hour, 526 coflows, 150 racks;
+   * see {@code coflow-benchmark/PROVENANCE.txt} beside it), so that no command or test needs a file
+   * outside the project.
+   */
+  public static CoflowTrace facebook() {
+    InputStream stream = CoflowTrace.class.getResourceAsStream(FACEBOOK_RESOURCE);
+    if (stream == null) {
+      throw new IllegalStateException(
+          "the Facebook trace " + FACEBOOK_RESOURCE + " is not on the classpath");
+    }
+    try (BufferedReader in =
+        new BufferedReader(new InputStreamReader(stream, StandardCharsets.US_ASCII))) {
+      return read(in, "FB2010-1Hr-150-0.txt");
+    } catch (IOException | TraceFormatException e) {
+      throw new IllegalStateException(
+          "the bundled Facebook trace cannot be read: " + e.getMessage(), e);
     }
   }
 
+  /** Reads and checks a whole trace file. */
+  public static CoflowTrace read(Path file) throws IOException, TraceFormatException {
+    try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.US_ASCII)) {
+      return read(in, file.toString());
+    }
+  }
+
+  /** Reads and checks a whole trace; {@code source} names it in error messages. */
+  private static CoflowTrace read(BufferedReader in, String source)
+      throws IOException, TraceFormatException {
+    String header = in.readLine();
+    if (header == null) {
+      throw new TraceFormatException(source + ": empty trace");
+    }
+    String[] h = header.trim().split("\\s+");
+    Line first = new Line(source, 1, h);
+    if (h.length != 2) {
+      throw first.error("expected \"<ports> <coflows>\", got \"" + header.trim() + "\"");
+    }
+    int ports = first.positiveInt(0, "ports");
+    int count = first.positiveInt(1, "coflows");
+    List<TraceCoflow> coflows = new ArrayList<>(count);
+    String text;
+    int number = 1;
+    while ((text = in.readLine()) != null) {
+      number++;
+      if (text.isBlank()) {
+        continue;
+      }
+      coflows.add(new Line(source, number, text.trim().split("\\s+")).coflow(ports));
+    }
+    if (coflows.size() != count) {
+      throw first.error("header says " + count + " coflows but the file has " + coflows.size());
+    }
+    return new CoflowTrace(ports, coflows);
+  }
+
   /** One line being parsed, for precise messages. */
-  private record Line(Path file, int number, String[] fields) {
+  private record Line(String source, int number, String[] fields) {
 
     TraceFormatException error(String what) {
-      return new TraceFormatException(file + ":" + number + ": " + what);
+      return new TraceFormatException(source + ":" + number + ": " + what);
     }
 
     String field(int i, String name) throws TraceFormatException {

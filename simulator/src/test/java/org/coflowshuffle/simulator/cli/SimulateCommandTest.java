@@ -20,7 +20,6 @@ import org.coflowshuffle.core.model.Flow;
 import org.coflowshuffle.core.model.Host;
 import org.coflowshuffle.core.model.Instance;
 import org.coflowshuffle.core.model.Reducer;
-import org.coflowshuffle.simulator.SharedTrace;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -61,7 +60,7 @@ class SimulateCommandTest {
     assertUsage(run("--workload", "fb", "--rate", "2", "--all-at-once"), "not both");
     assertUsage(
         run("--workload", "fb", "--trace", dir.resolve("none.txt").toString()),
-        "cannot read the trace");
+        "--trace: cannot read");
     assertUsage(run("--workload", "fb", "--frobnicate"), "unknown option \"--frobnicate\"");
     assertUsage(
         run("--workload", "rpc-synthetic", "--hosts", "4,8", "--rate", "1,2"),
@@ -84,9 +83,7 @@ class SimulateCommandTest {
     } catch (java.io.IOException e) {
       throw new AssertionError(e);
     }
-    assertUsage(
-        run("--workload", "fb", "--trace", SharedTrace.path().toString(), "--out", file.toString()),
-        "--out: cannot create");
+    assertUsage(run("--workload", "fb", "--out", file.toString()), "--out: cannot create");
   }
 
   @Test
@@ -104,8 +101,6 @@ class SimulateCommandTest {
             "2",
             "--seed",
             "5",
-            "--trace",
-            SharedTrace.path().toString(),
             "--out",
             out.toString(),
             "--json");
@@ -157,8 +152,6 @@ class SimulateCommandTest {
             "1",
             "--schemes",
             "rpc,fair",
-            "--trace",
-            SharedTrace.path().toString(),
             "--json");
     assertEquals(0, r.status(), r.err());
     JsonNode root = new ObjectMapper().readTree(r.out());
@@ -184,8 +177,6 @@ class SimulateCommandTest {
             "4",
             "--schemes",
             "rpc,fair",
-            "--trace",
-            SharedTrace.path().toString(),
             "--out",
             out.toString(),
             "--json");

@@ -6,7 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.coflowshuffle.simulator.SharedTrace;
+import java.security.MessageDigest;
+import java.util.HexFormat;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -17,7 +18,7 @@ class CoflowTraceTest {
 
   @Test
   void theFacebookTraceHasItsDocumentedShape() throws Exception {
-    CoflowTrace trace = SharedTrace.get();
+    CoflowTrace trace = CoflowTrace.facebook();
     assertEquals(150, trace.ports());
     assertEquals(526, trace.coflows().size());
     long flows = 0;
@@ -32,6 +33,19 @@ class CoflowTraceTest {
     assertEquals(35_533_534, megabytes, 1.0);
     assertEquals("1", trace.coflows().get(0).id());
     assertEquals(10_833, trace.coflows().get(1).arrivalMillis());
+  }
+
+  @Test
+  void theBundledTraceIsTheUpstreamFileByteForByte() throws Exception {
+    byte[] bytes;
+    try (var in = CoflowTrace.class.getResourceAsStream(CoflowTrace.FACEBOOK_RESOURCE)) {
+      bytes = in.readAllBytes();
+    }
+    assertEquals(137_746, bytes.length);
+    // The MD5 that PROVENANCE.txt gives for coflow/coflow-benchmark's copy.
+    assertEquals(
+        "1ebd958042231f38b87462366a4cb1d1",
+        HexFormat.of().formatHex(MessageDigest.getInstance("MD5").digest(bytes)));
   }
 
   private String error(String text) throws Exception {

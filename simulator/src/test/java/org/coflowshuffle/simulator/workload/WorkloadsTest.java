@@ -9,7 +9,7 @@ import org.coflowshuffle.core.model.Fabric;
 import org.coflowshuffle.core.model.Flow;
 import org.coflowshuffle.core.model.Host;
 import org.coflowshuffle.core.model.Instance;
-import org.coflowshuffle.simulator.SharedTrace;
+import org.coflowshuffle.simulator.trace.CoflowTrace;
 import org.coflowshuffle.simulator.trace.TraceCoflow;
 import org.junit.jupiter.api.Test;
 
@@ -18,7 +18,7 @@ class WorkloadsTest {
 
   @Test
   void fbReplayKeepsEveryFlowAndByte() throws Exception {
-    Instance fb = FbReplay.instance(SharedTrace.get(), 1.25e8, Integer.MAX_VALUE);
+    Instance fb = FbReplay.instance(CoflowTrace.facebook(), 1.25e8, Integer.MAX_VALUE);
     assertEquals(150, fb.hosts().size());
     assertEquals(526, fb.coflows().size());
     long flows = 0;
@@ -36,7 +36,7 @@ class WorkloadsTest {
 
   @Test
   void rpcSyntheticFollowsSectionVIB() throws Exception {
-    RpcSynthetic synthetic = new RpcSynthetic(SharedTrace.get());
+    RpcSynthetic synthetic = new RpcSynthetic(CoflowTrace.facebook());
     // The paper counts 96 jobs over 20 Gbit; with MB = 2^20 bytes the trace has 97 (96 with 10^6).
     assertEquals(97, synthetic.jobs());
     int n = 8;
