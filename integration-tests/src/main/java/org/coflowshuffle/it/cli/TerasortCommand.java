@@ -1,3 +1,7 @@
+/*
+ * Copyright The coflow-shuffle Authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package org.coflowshuffle.it.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -251,9 +255,8 @@ public final class TerasortCommand implements Command {
   public record Jars(Path plugin, Path app, Path service) {
     public static Jars find(Path root) throws IOException {
       Path app = jar(root.resolve("integration-tests/target"), "coflow-integration-tests-", "");
-      Path plugin = jar(root.resolve("spark-shuffle/target"), "coflow-shuffle-spark-", "-shaded");
-      Path service =
-          jar(root.resolve("yarn-scheduler/target"), "coflow-yarn-scheduler-", "-service");
+      Path plugin = jar(root.resolve("spark-shuffle/target"), "coflow-shuffle-spark_2.13-", "");
+      Path service = jar(root.resolve("yarn-scheduler/target"), "coflow-shuffle-yarn_2.13-", "");
       return new Jars(plugin, app, service);
     }
 
@@ -263,8 +266,7 @@ public final class TerasortCommand implements Command {
             Files.newDirectoryStream(dir, prefix + "*" + suffix + ".jar")) {
           for (Path p : s) {
             String name = p.getFileName().toString();
-            if (suffix.isEmpty()
-                && name.matches(".*-(shaded|service|sources|tests|javadoc)\\.jar")) {
+            if (suffix.isEmpty() && name.matches(".*-(sources|tests|javadoc)\\.jar")) {
               continue;
             }
             return p;
