@@ -1,3 +1,7 @@
+/*
+ * Copyright The coflow-shuffle Authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package org.coflowshuffle.config;
 
 import java.util.LinkedHashMap;

@@ -1,3 +1,7 @@
+/*
+ * Copyright The coflow-shuffle Authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package org.coflowshuffle.coordinator.io;
 
 import com.fasterxml.jackson.core.JsonLocation;
@@ -27,8 +31,8 @@ import org.coflowshuffle.core.model.Instance;
 import org.coflowshuffle.core.model.Reducer;
 
 /**
- * Reads the instance JSON of {@code docs/coflow-instance.md} into an {@link Instance}, with
- * host and reducer ids turned into indices.
+ * Reads the instance JSON of {@code docs/coflow-instance.md} into an {@link Instance}, with host
+ * and reducer ids turned into indices.
  *
  * <p>Everything the core would otherwise have to distrust is checked here, so that a scheme never
  * sees an instance it cannot finish: references resolve, numbers are finite and non-negative, ids

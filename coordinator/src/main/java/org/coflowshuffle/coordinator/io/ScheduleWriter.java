@@ -1,3 +1,7 @@
+/*
+ * Copyright The coflow-shuffle Authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package org.coflowshuffle.coordinator.io;
 
 import com.fasterxml.jackson.core.JsonGenerator;
@@ -22,8 +26,8 @@ import org.coflowshuffle.core.schedule.Schedule;
 import org.coflowshuffle.core.schedule.Segment;
 
 /**
- * Writes a {@link Schedule} as the schedule JSON of {@code docs/coflow-instance.md}: ids
- * instead of indices, coflows and flows in instance order, pretty-printed.
+ * Writes a {@link Schedule} as the schedule JSON of {@code docs/coflow-instance.md}: ids instead of
+ * indices, coflows and flows in instance order, pretty-printed.
  *
  * <p>A schedule that lacks a coflow or a flow of its instance is a bug of the scheme that made it,
  * so it is refused with an {@link IllegalArgumentException} rather than written incompletely.

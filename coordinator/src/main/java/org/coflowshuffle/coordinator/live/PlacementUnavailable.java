@@ -1,3 +1,7 @@
+/*
+ * Copyright The coflow-shuffle Authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package org.coflowshuffle.coordinator.live;
 
 /** Why a shuffle cannot be placed now, in one line; the caller keeps Spark's own placement. */

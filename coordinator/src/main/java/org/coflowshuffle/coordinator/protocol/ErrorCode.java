@@ -1,3 +1,7 @@
+/*
+ * Copyright The coflow-shuffle Authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package org.coflowshuffle.coordinator.protocol;
 
 /** Why the server refused a frame; sent in an {@link Message.Error} before it closes. */

@@ -1,3 +1,7 @@
+/*
+ * Copyright The coflow-shuffle Authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package org.coflowshuffle.coordinator.protocol;
 
 /** A frame or message the protocol refuses, with the code and one line saying what was wrong. */

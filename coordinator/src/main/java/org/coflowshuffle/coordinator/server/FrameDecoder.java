@@ -1,3 +1,7 @@
+/*
+ * Copyright The coflow-shuffle Authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package org.coflowshuffle.coordinator.server;
 
 import io.netty.buffer.ByteBuf;
