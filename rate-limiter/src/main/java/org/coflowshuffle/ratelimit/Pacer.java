@@ -41,9 +41,9 @@ public final class Pacer {
    * Sets a new rate from now on. Bytes sent ahead of the old rate's schedule (the last chunk, whose
    * time has not passed yet) still count, now at the new rate: otherwise every change would let a
    * chunk go early, and with the coordinator changing a flow's rate several times a second the
-   * flows of one host overshot their rates by about 10% together, more than the link had spare. A
-   * flow behind its schedule (it had nothing to send, or the socket was full) starts afresh, with
-   * no burst to catch up.
+   * flows of one host would together overshoot their rates by more than the link has spare. A flow
+   * behind its schedule (it had nothing to send, or the socket was full) starts afresh, with no
+   * burst to catch up.
    *
    * @throws IllegalArgumentException for a negative or NaN rate
    */

@@ -165,9 +165,8 @@ public final class CoflowDemand {
 
   /**
    * {@link PlanEvaluator}'s unpinned and pinned bounds on the hosts of {@code net}, worked out once
-   * per list of hosts: every decision orders each waiting coflow by them, and at 500 + 500 hosts
-   * summing the cluster's bandwidth each time was 5-6% of a decision (a profile of {@code bench
-   * decision}'s Fig. 9 row).
+   * per list of hosts: every decision orders each waiting coflow by them, and working them out sums
+   * the bandwidth of the whole cluster.
    */
   double[] bounds(NetworkProfile net) {
     if (boundsHosts != net.hosts()) {

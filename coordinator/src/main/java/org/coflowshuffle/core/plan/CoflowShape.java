@@ -15,7 +15,7 @@ import org.coflowshuffle.core.policy.ActiveCoflow;
  * in one pass over the flows with no sorting, however often the coflow is planned) and its flows
  * grouped by reducer or by sender (for the rates of one reducer or one sender). Only the senders
  * are worked out at once: a coflow none of whose senders may run reducers never needs its slots,
- * and at 250,000 flows numbering them took most of an arrival's decision.
+ * and numbering them costs passes over all of its flows.
  */
 public final class CoflowShape {
 
@@ -46,9 +46,8 @@ public final class CoflowShape {
     reducers = active.coflow().reducers().size();
     sourceOfFlow = active.flowSource();
     reducerOfFlow = active.flowReducer();
-    // One pass, the array grown as hosts come: a first pass for the highest host, each step
-    // waiting for the maximum before it, took 212 us of an arriving coflow's 265 us here at
-    // 250,000 flows (bench decision's Fig. 9 row, a probe).
+    // One pass, the array grown as hosts come, rather than a first pass for the highest host, each
+    // step of which would wait for the maximum before it.
     boolean[] sends = new boolean[64];
     for (int u : sourceOfFlow) {
       if (u >= sends.length) {
@@ -94,8 +93,7 @@ public final class CoflowShape {
    * When the flows grouped by reducer are {@linkplain FlowGroups#strided strided} and each row (one
    * flow to every reducer) comes from one sender, as a full shuffle listed sender by sender does:
    * per row, its sender; else null. A loop over one reducer's flows then takes each flow's sender
-   * from this small array instead of from the per-flow one, whose reads jump a row at every flow:
-   * in {@code bench decision}'s Fig. 9 row a decision's mean was 1-3% lower (three paired runs).
+   * from this small array instead of from the per-flow one, whose reads jump a row at every flow.
    * Loops over all flows go row by row, with neither per-flow index array.
    */
   int[] senderOfRow() {

@@ -12,8 +12,7 @@ import java.util.Arrays;
  * receiver-driven rates a flow's rate is its remaining bytes over the time its reducer's host has
  * left; while the flows move at those rates, both shrink together and the rate stays the same, so
  * only the reducers whose end moved (a host freed or taken by another coflow, a reducer done) need
- * new rates. In the paper's Fig. 9 setting (500 + 500 hosts, 250,000 flows per coflow) that is
- * about one flow in twenty per commit, and writing every rate was 90% of a decision.
+ * new rates. Those are usually few, and a commit then writes their flows' rates, not every flow's.
  *
  * <p>Valid only while the coflow's flows moved at exactly these rates since they were committed:
  * the owner drops it when a decision did not commit the coflow. A commit also starts afresh on its

@@ -87,8 +87,8 @@ public final class GreedyPlacement implements PlacementMethod {
    * load, then by number; returns per place the end of its group (without {@code load}, every host
    * is a group of its own). In a group, a host's bytes at its fastest rate take no less time than
    * those of the hosts before it, so the loop over the hosts skips the rest of a group at the first
-   * that cannot win: in {@code bench decision}'s Fig. 9 row the reducer hosts have six speeds, and
-   * most of the 160 eligible hosts were visited only to be skipped.
+   * that cannot win: where hosts come in a few speeds, most of them are then passed over a group at
+   * a time instead of visited one by one only to be skipped.
    */
   private static int[] byLoadWithinSpeed(int[] hosts, double[] slowness, double[] load) {
     int[] groupEnd = new int[hosts.length];

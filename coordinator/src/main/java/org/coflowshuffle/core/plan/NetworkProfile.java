@@ -100,8 +100,7 @@ public final class NetworkProfile {
   /**
    * Makes this profile again, for the same hosts, as {@link #NetworkProfile(double, List, int[],
    * double[][])} would make it at {@code now}: its links keep their arrays, and nothing else of the
-   * last invocation is kept. Building 2,000 links afresh was 7% of a decision in {@code bench
-   * decision}'s Fig. 9 row (500 + 500 hosts, a profile).
+   * last invocation is kept, so that an invocation does not build two links per host afresh.
    */
   public void reset(double now, int[] slotsInUse, double[][] slotsFreeing) {
     for (int j = 0; j < in.length; j++) {
@@ -114,8 +113,7 @@ public final class NetworkProfile {
 
   /**
    * Sets what the links do not hold: the time and the slots (from arrays kept for the hosts: this
-   * runs at every invocation, and reading 1,000 hosts' fields was 3% of a decision in {@code bench
-   * decision}'s Fig. 9 row).
+   * runs at every invocation, and the arrays spare it reading every host's fields each time).
    */
   private void start(double now, int[] slotsInUse, double[][] slotsFreeing) {
     this.now = now;
@@ -191,8 +189,8 @@ public final class NetworkProfile {
 
   /**
    * {@link #inSpeeds} of every host that may run reducers, worked out once for the hosts: where
-   * slots are not limited, every placement round of every coflow asks for it, and sorting 500
-   * speeds each time was 5% of placing a coflow in {@code bench decision}'s Fig. 9 row.
+   * slots are not limited, every placement round of every coflow asks for it, and would otherwise
+   * sort the speeds of every such host each time.
    */
   double[] reducerSpeeds() {
     if (reducerSpeeds == null) {

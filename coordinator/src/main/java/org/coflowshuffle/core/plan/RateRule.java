@@ -21,8 +21,8 @@ public interface RateRule {
    * for rules that can start from it; the rates returned may be rewritten by the next commit with
    * the same {@code last}. With {@code readAfter} false the caller reads nothing of {@code net}
    * after this commit (the last coflow Algorithm 1 serves in an invocation), and a rule may leave B
-   * as it is: in {@code bench decision}'s Fig. 9 row, taking from 1,000 links what a coflow uses
-   * was a sixth of a commit that rewrote a few reducers' rates.
+   * as it is, sparing a commit that rewrites only a few reducers' rates a pass over every link the
+   * coflow uses.
    */
   default double[] commit(
       CoflowPlan plan, NetworkProfile net, CommittedRates last, boolean readAfter) {

@@ -30,8 +30,8 @@ public final class ReceiverDrivenRates implements RateRule {
 
   /**
    * Per-host working arrays of a commit, zeroed and reused by the next one instead of allocated
-   * afresh: in {@code bench decision}'s Fig. 9 row (1,000 hosts, about 2.5 commits a decision) a
-   * decision's mean was 1-7% lower in three rounds alternated with the build before.
+   * afresh, so that a commit allocates nothing: a decision may commit several coflows, each commit
+   * over every host.
    */
   private final double[][] working = new double[4][];
 
@@ -135,8 +135,7 @@ public final class ReceiverDrivenRates implements RateRule {
    * Whether a sender could be slower than the fastest receiving host, from each sender's bytes
    * left, moving now or not, with room for rounding: if not, the bytes of the flows that move now
    * cannot stretch any host either, and a fresh commit needs no pass over the flows of its own to
-   * sum them (in the Fig. 9 row, none of the fresh commits stretched, and the pass took 180-200 us
-   * of their 800-900 us).
+   * sum them: the senders are far fewer than the flows.
    */
   private static boolean mayStretch(CoflowDemand d, NetworkProfile net, double shortestSpan) {
     int[] senders = d.senders();
@@ -358,9 +357,9 @@ public final class ReceiverDrivenRates implements RateRule {
   /**
    * Every flow's rate, in flow order, into {@code last} as {@linkplain CommittedRates#restart
    * restarted} (0 for the flows that do not move, whatever the array held), and into {@code
-   * actualIn} what each host receives (summed flow by flow, as before commits could continue: a
-   * commit that starts afresh books the same bits, so work-conserving runs, which always start
-   * afresh, keep their schedules to the last bit).
+   * actualIn} what each host receives (summed flow by flow, in flow order: a commit that starts
+   * afresh books the same bits whatever was committed before, so work-conserving runs, which always
+   * start afresh, are reproducible to the last bit).
    */
   private static void rewriteAll(
       CommittedRates last,
@@ -527,8 +526,8 @@ public final class ReceiverDrivenRates implements RateRule {
   /**
    * Zeroes the rates of reducer n's flows in a full shuffle ({@link CoflowShape#senderOfRow}: its
    * flows are n, n + reducers, ...), for a reducer that stops receiving. The loops for one reducer
-   * in that shape step through the arrays by a constant instead of through {@link FlowGroups}: the
-   * rewrite of a continuing commit took 30% less time per flow in the Fig. 9 row (probe).
+   * in that shape step through the arrays by a constant instead of through {@link FlowGroups}, and
+   * take each row's sender from the small {@code senderOfRow} instead of the per-flow sources.
    */
   private static void stopColumn(CommittedRates last, int[] senderOfRow, int n) {
     double[] rates = last.rates;
@@ -586,7 +585,7 @@ public final class ReceiverDrivenRates implements RateRule {
    * Sums per sender with the running sum in a register while consecutive flows share their sender
    * (flows are usually ordered by sender): the same additions in the same order as adding into the
    * array flow by flow, so the same bits, without each addition waiting for the store of the one
-   * before (in the Fig. 9 setting of {@code bench decision}, a decision's mean 8% lower).
+   * before.
    */
   private static final class SenderRun {
     private final double[] sums;

@@ -108,8 +108,7 @@ public final class RelatedMachinesPlacement {
    * The reducers, largest first, poured into the eligible hosts, most capacity first, for one
    * deadline after another. The hosts' order is kept from one deadline to the next and sorted again
    * only when it no longer holds: the deadlines of a bisection soon differ too little to reorder
-   * hosts, and sorting them was a quarter of the pours' time in {@code bench decision}'s Fig. 9 row
-   * (500 + 500 hosts, a profile).
+   * hosts, so most pours need only a check of the order, not a sort.
    */
   private static final class Pour {
     private final double[] work;

@@ -19,10 +19,9 @@ import org.coflowshuffle.core.policy.CoflowAssignment;
  * <p>A flow that gets bandwidth this way empties its sender's or its receiver's free rate, so after
  * the first flow of a host pair (in that order) no other flow of the pair gets any. Only that flow
  * per pair is sorted and served, which hands out exactly what serving every flow in order would, in
- * the same order and so to the same bits, with a pass over the flows instead of a sort of them: at
- * 100 + 100 hosts with 200 coflows the sort of every crossing flow took most of each decision.
- * Flows whose sender or receiver has nothing free are skipped at once, since free rates only shrink
- * during the fill.
+ * the same order and so to the same bits, with a pass over the flows instead of a sort of them: the
+ * sort is of one flow per host pair, however many flows a pair carries. Flows whose sender or
+ * receiver has nothing free are skipped at once, since free rates only shrink during the fill.
  */
 final class IdleBandwidthFill {
 

@@ -42,15 +42,14 @@ import org.coflowshuffle.core.policy.SchemeOptions;
  * in a queue keyed by their last estimate and re-planned only when they reach its head. B only
  * shrinks as coflows are committed, so with an exact planner an old estimate is a lower bound and
  * the coflow chosen is the one the full loop would choose. The placement heuristics can find a
- * better plan on less bandwidth, so the choice can differ: in 1 of 3,000 random instances it did.
- * Once no coflow left {@linkplain Planner#mayReceiveNow may receive now} (no host it may use has
- * bandwidth free now: under a stream of arrivals the slow hosts that no large coflow may take are
- * often the only ones left), the coflows not yet served get no rate whatever their plan, so
- * planning stops there unless the bandwidth is handed out later (work-conserving) or every coflow's
- * placement is wanted ({@link SchemeOptions#placeAll}); they are ordered again at the next event.
- * Their plans would only have booked bandwidth for later coflows that also get none, so the rates
- * are the same, and at 200 + 200 hosts under Poisson arrivals 15 of every 16 plans were of such
- * coflows.
+ * better plan on less bandwidth, so the choice can, rarely, differ. Once no coflow left {@linkplain
+ * Planner#mayReceiveNow may receive now} (no host it may use has bandwidth free now: under a stream
+ * of arrivals the slow hosts that no large coflow may take are often the only ones left), the
+ * coflows not yet served get no rate whatever their plan, so planning stops there unless the
+ * bandwidth is handed out later (work-conserving) or every coflow's placement is wanted ({@link
+ * SchemeOptions#placeAll}); they are ordered again at the next event. Their plans would only have
+ * booked bandwidth for later coflows that also get none, so the rates are the same without them,
+ * and under a stream of arrivals such coflows can be most of those waiting.
  *
  * <p>The queue starts from LP (3)'s lower bound of each coflow, so a coflow is planned only when it
  * nears the head. A coflow's aggregated demand is kept across invocations while it is unchanged,

@@ -152,7 +152,7 @@ final class WeightedFilling {
    * its frozen pairs take and W_l the weight of its unfrozen ones. The link that fills at the
    * lowest level freezes its pairs there, which moves the level at which each of their other links
    * fills; a heap of links finds the next one: O(pairs log links) a filling, where raising every
-   * pair round by round cost O(pairs x links).
+   * pair round by round would cost O(pairs x links).
    */
   double[] fill(double[] outLeft, double[] inLeft) {
     int n = pairs;
