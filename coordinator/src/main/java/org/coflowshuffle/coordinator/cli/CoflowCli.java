@@ -59,12 +59,15 @@ public final class CoflowCli {
     String name = args[0];
     String[] rest = Arrays.copyOfRange(args, 1, args.length);
     if (name.equals("help") || name.equals("--help") || name.equals("-h")) {
-      return help(rest, out, err, in);
+      return help(rest, out, err);
     }
     if (rest.length > 0 && commands.containsKey(name + " " + rest[0])) {
-      return commands
-          .get(name + " " + rest[0])
-          .run(Arrays.copyOfRange(rest, 1, rest.length), out, err, in);
+      return run(
+          commands.get(name + " " + rest[0]),
+          Arrays.copyOfRange(rest, 1, rest.length),
+          out,
+          err,
+          in);
     }
     Command command = commands.get(name);
     List<String> kinds = kindsOf(name);
@@ -86,8 +89,46 @@ public final class CoflowCli {
               + ")");
       return Command.USAGE;
     }
-    return command.run(rest, out, err, in);
+    return run(command, rest, out, err, in);
   }
+
+  /** Runs {@code command}, or prints its help when asked for ({@code -h} or {@code --help}). */
+  private static int run(
+      Command command, String[] args, PrintStream out, PrintStream err, InputStream in) {
+    for (String arg : args) {
+      if (arg.equals("--")) {
+        break;
+      }
+      if (arg.equals("--help") || arg.equals("-h")) {
+        command.options().printHelp(out);
+        return 0;
+      }
+    }
+    return command.run(args, out, err, in);
+  }
+
+  /**
+   * Every command with its options, as the README lists them: one {@code bin/coflow NAME OPTIONS}
+   * per command, wrapped at 100 columns. A test keeps the README equal to it.
+   */
+  public String commandList() {
+    StringBuilder b = new StringBuilder();
+    for (Command c : commands.values()) {
+      CommandOptions o = c.options();
+      StringBuilder line = new StringBuilder("bin/coflow " + o.command());
+      for (String word : o.synopsisParts()) {
+        if (line.length() + 1 + word.length() > 100) {
+          b.append(line).append('\n');
+          line = new StringBuilder(" ".repeat(WRAP_INDENT - 1));
+        }
+        line.append(' ').append(word);
+      }
+      b.append(line).append('\n');
+    }
+    return b.toString();
+  }
+
+  private static final int WRAP_INDENT = 20;
 
   /** The KINDs registered as "NAME KIND". */
   private List<String> kindsOf(String name) {
@@ -98,7 +139,7 @@ public final class CoflowCli {
   }
 
   /** {@code coflow help} lists the commands; {@code coflow help NAME} is {@code NAME --help}. */
-  private int help(String[] args, PrintStream out, PrintStream err, InputStream in) {
+  private int help(String[] args, PrintStream out, PrintStream err) {
     if (args.length > 0) {
       String key = args.length > 1 ? args[0] + " " + args[1] : args[0];
       Command command = commands.getOrDefault(key, commands.get(args[0]));
@@ -106,7 +147,8 @@ public final class CoflowCli {
         err.println("coflow help: unknown command \"" + args[0] + "\"");
         return Command.USAGE;
       }
-      return command.run(new String[] {"--help"}, out, err, in);
+      command.options().printHelp(out);
+      return 0;
     }
     out.println("usage: coflow COMMAND [ARGS...]");
     out.println();

@@ -15,7 +15,6 @@ import java.io.PrintStream;
  * the process exit status: 0 on success, 2 for bad arguments or bad input (after printing exactly
  * one line to {@code err} and nothing to {@code out}), 1 for any other failure.
  */
-@FunctionalInterface
 public interface Command {
 
   /** Exit status for bad arguments or bad input. */
@@ -35,8 +34,11 @@ public interface Command {
    */
   int run(String[] args, PrintStream out, PrintStream err, InputStream in);
 
+  /** Its options, declared once: its help and the README's command list come from them. */
+  CommandOptions options();
+
   /** One line for {@code coflow help}. */
   default String summary() {
-    return "";
+    return options().summary();
   }
 }

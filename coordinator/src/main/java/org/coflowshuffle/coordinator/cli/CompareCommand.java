@@ -14,17 +14,25 @@ import org.coflowshuffle.core.schedule.ScheduleRunner;
 import org.coflowshuffle.core.scheme.Schemes;
 
 /**
- * {@code coflow compare [--seed N] [--delta SECONDS] [--work-conserving] FILE}: every scheme on one
- * instance, side by side, each schedule checked for feasibility first. The human-readable
- * counterpart of {@code solve}; same options, same one-line errors.
+ * {@code coflow compare}: every scheme on one instance, side by side, each schedule checked for
+ * feasibility first. The human-readable counterpart of {@code solve}; its options but {@code
+ * --scheme}, the same one-line errors.
  */
 public final class CompareCommand implements Command {
 
   private static final String PREFIX = "coflow compare: ";
 
+  static final CommandOptions OPTIONS =
+      CommandOptions.of(
+              "compare", "run every scheme on an instance file and print their CCTs side by side")
+          .value("--seed", "N", SolveCommand.SEED_HELP)
+          .value("--delta", "SECONDS", SolveCommand.DELTA_HELP)
+          .flag("--work-conserving", SolveCommand.WORK_CONSERVING_HELP)
+          .operand("FILE", SolveCommand.FILE_HELP);
+
   @Override
-  public String summary() {
-    return "run every scheme on an instance file and print their CCTs side by side";
+  public CommandOptions options() {
+    return OPTIONS;
   }
 
   @Override
@@ -32,11 +40,7 @@ public final class CompareCommand implements Command {
     SolveCommand.Options options;
     Instance instance;
     try {
-      options = SolveCommand.parse(args);
-      if (options.help()) {
-        out.println("usage: coflow compare [--seed N] [--delta SECONDS] [--work-conserving] FILE");
-        return 0;
-      }
+      options = SolveCommand.parse(OPTIONS, args);
       instance = SolveCommand.read(options.file(), in);
     } catch (SolveCommand.UsageException e) {
       err.println(PREFIX + e.getMessage());

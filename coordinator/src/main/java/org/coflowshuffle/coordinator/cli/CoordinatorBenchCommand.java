@@ -24,7 +24,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
-import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -42,13 +41,10 @@ import org.coflowshuffle.coordinator.server.CoordinatorConf;
 import org.coflowshuffle.coordinator.server.CoordinatorServer;
 
 /**
- * {@code coflow bench coordinator [--hosts 100] [--coflows 100] [--maps 10] [--reducers 10]
- * [--fetchers 4] [--events 200000] [--paced-rate 2000] [--warmup-seconds 10] [--paced-seconds 5]
- * [--policy rpc] [--connect HOST:PORT --http HOST:PORT | --direct [--decisions 1000]] [--json]}:
- * drives a coordinator over loopback sockets as a cluster would, and prints how fast it keeps up.
- * The coordinator runs in this JVM unless {@code --connect} names one already running (with {@code
- * --http}, its status port): then the benchmark's own threads do not compete with it for a JVM, and
- * latency comes from its metrics.
+ * {@code coflow bench coordinator} ({@link #OPTIONS}): drives a coordinator over loopback sockets
+ * as a cluster would, and prints how fast it keeps up. The coordinator runs in this JVM unless
+ * {@code --connect} names one already running (with {@code --http}, its status port): then the
+ * benchmark's own threads do not compete with it for a JVM, and latency comes from its metrics.
  *
  * <p>One driver registers an application with one executor per host, {@code coflows} shuffles with
  * random map output, and asks where each shuffle's reducers go. Fetcher connections then ask the
@@ -72,9 +68,30 @@ public final class CoordinatorBenchCommand implements Command {
   private static final Duration WAIT = Duration.ofSeconds(120);
   private static final long PING_SECONDS = 1;
 
+  static final CommandOptions OPTIONS =
+      CommandOptions.of(
+              "bench coordinator",
+              "drive the coordinator over loopback; print events/s and decision latency p50/p99")
+          .value("--hosts", "100", "hosts, one executor each")
+          .value("--coflows", "100", "shuffles placed one after another")
+          .value("--maps", "10", "map tasks per shuffle")
+          .value("--reducers", "10", "reducers per shuffle")
+          .value("--fetchers", "4", "fetcher connections asking rates and sending flow events")
+          .value("--events", "200000", "flow events sent as fast as they go (events per second)")
+          .value("--paced-rate", "2000", "flow events per second while latency is measured")
+          .value("--warmup-seconds", "10", "paced events before measuring, unmeasured")
+          .value("--paced-seconds", "5", "paced events measured for latency")
+          .value("--completion-every", "10", "every how many events one flow completes")
+          .value("--policy", "rpc", "scheme of a coordinator run here")
+          .value("--connect", "HOST:PORT", "drive a coordinator already running there")
+          .value("--http", "HOST:PORT", "its status port (with --connect)")
+          .flag("--direct", "time decisions alone: no sockets, a decision after every completion")
+          .value("--decisions", "1000", "decisions timed with --direct")
+          .flag("--json", "end with one JSON line");
+
   @Override
-  public String summary() {
-    return "drive the coordinator over loopback; print events/s and decision latency p50/p99";
+  public CommandOptions options() {
+    return OPTIONS;
   }
 
   /** A flow a fetcher asks the rate of: reducer r of shuffle s, placed on at, from source. */
@@ -181,25 +198,7 @@ public final class CoordinatorBenchCommand implements Command {
       boolean json) {
 
     static Setting parse(String[] args) {
-      Flags f =
-          new Flags(
-              args,
-              Set.of(
-                  "--hosts",
-                  "--coflows",
-                  "--maps",
-                  "--reducers",
-                  "--fetchers",
-                  "--events",
-                  "--paced-rate",
-                  "--warmup-seconds",
-                  "--paced-seconds",
-                  "--completion-every",
-                  "--policy",
-                  "--connect",
-                  "--http",
-                  "--decisions"),
-              Set.of("--json", "--direct"));
+      Flags f = OPTIONS.parse(args);
       InetSocketAddress connect =
           f.has("--connect") ? address("--connect", f.string("--connect", "")) : null;
       InetSocketAddress http = f.has("--http") ? address("--http", f.string("--http", "")) : null;

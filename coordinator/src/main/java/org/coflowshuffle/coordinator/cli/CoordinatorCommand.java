@@ -16,22 +16,26 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Properties;
-import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import org.coflowshuffle.coordinator.server.CoordinatorConf;
 import org.coflowshuffle.coordinator.server.CoordinatorServer;
 
 /**
- * {@code coflow coordinator [--port P] [--http-port H] [--policy NAME] [--conf FILE]}: runs the
- * standalone coordinator until the process is stopped. Settings come from {@code FILE} (Java
- * properties with the {@code coflow.coordinator.*} keys of docs/configuration.md), then the
- * options; the secret may also come from the environment variable {@code
- * COFLOW_COORDINATOR_SECRET}, so that it shows in no process list.
+ * {@code coflow coordinator}: runs the standalone coordinator until the process is stopped.
+ * Settings come from {@code FILE} (Java properties with the {@code coflow.coordinator.*} keys of
+ * docs/configuration.md), then the options; the secret may also come from the environment variable
+ * {@code COFLOW_COORDINATOR_SECRET}, so that it shows in no process list.
  */
 public final class CoordinatorCommand implements Command {
 
-  static final String USAGE_LINE =
-      "coflow coordinator [--port P] [--http-port H] [--policy NAME] [--conf FILE]";
+  static final CommandOptions OPTIONS =
+      CommandOptions.of(
+              "coordinator",
+              "run the standalone coordinator (protocol, /status, /metrics) until stopped")
+          .value("--port", "7390", "port of the coordinator protocol (0: any free port)")
+          .value("--http-port", "7391", "port of /status, /metrics and the status page")
+          .value("--policy", "rpc", "scheme deciding placements and rates")
+          .value("--conf", "FILE", "Java properties with coflow.coordinator.* keys");
   private static final String PREFIX = "coflow coordinator: ";
   static final String SECRET_ENV = "COFLOW_COORDINATOR_SECRET";
 
@@ -52,18 +56,14 @@ public final class CoordinatorCommand implements Command {
   }
 
   @Override
-  public String summary() {
-    return "run the standalone coordinator (protocol, /status, /metrics) until stopped";
+  public CommandOptions options() {
+    return OPTIONS;
   }
 
   @Override
   public int run(String[] args, PrintStream out, PrintStream err, InputStream in) {
     CoordinatorConf conf;
     try {
-      if (args.length == 1 && (args[0].equals("--help") || args[0].equals("-h"))) {
-        out.println("usage: " + USAGE_LINE);
-        return 0;
-      }
       conf = CoordinatorConf.from(settings(args));
     } catch (IllegalArgumentException | IOException e) {
       err.println(PREFIX + SolveCommand.oneLine(e.getMessage()));
@@ -100,7 +100,7 @@ public final class CoordinatorCommand implements Command {
   }
 
   private Map<String, String> settings(String[] args) throws IOException {
-    Flags flags = new Flags(args, Set.of("--port", "--http-port", "--policy", "--conf"), Set.of());
+    Flags flags = OPTIONS.parse(args);
     Map<String, String> settings = new HashMap<>();
     if (env.get(SECRET_ENV) != null) {
       settings.put(CoordinatorConf.SECRET.name(), env.get(SECRET_ENV));

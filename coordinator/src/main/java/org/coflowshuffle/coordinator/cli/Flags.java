@@ -5,34 +5,31 @@
 package org.coflowshuffle.coordinator.cli;
 
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
- * The options of a command: {@code --name value} and bare {@code --switch}, each known in advance,
- * with typed getters whose errors name the option and the value. Bad input is an {@link
- * IllegalArgumentException} with a one-line message, which the commands print with exit status 2.
+ * The options of one command line as {@link CommandOptions#parse} read them, with typed getters
+ * whose errors name the option and the value. Bad input is an {@link IllegalArgumentException} with
+ * a one-line message, which the commands print with exit status 2.
  */
 public final class Flags {
 
-  private final Map<String, String> values = new HashMap<>();
+  private final Map<String, String> values;
+  private final List<String> operands;
 
-  public Flags(String[] args, Set<String> valued, Set<String> switches) {
-    for (int i = 0; i < args.length; i++) {
-      String name = args[i];
-      if (switches.contains(name)) {
-        values.put(name, "true");
-      } else if (valued.contains(name)) {
-        if (i + 1 >= args.length) {
-          throw new IllegalArgumentException("option " + name + " needs a value");
-        }
-        values.put(name, args[++i]);
-      } else {
-        throw new IllegalArgumentException("unknown option \"" + name + "\"");
-      }
-    }
+  /**
+   * @param values the value of every option given (a switch's is {@code true}), by name
+   * @param operands what followed the options, in order
+   */
+  Flags(Map<String, String> values, List<String> operands) {
+    this.values = Map.copyOf(values);
+    this.operands = List.copyOf(operands);
+  }
+
+  /** The operand, e.g. the instance FILE, or null when none was given. */
+  public String operand() {
+    return operands.isEmpty() ? null : operands.get(0);
   }
 
   public boolean has(String name) {

@@ -22,9 +22,9 @@ import org.coflowshuffle.core.schedule.ScheduleRunner;
 import org.coflowshuffle.core.scheme.Schemes;
 
 /**
- * {@code coflow solve [--scheme NAME] [--seed N] [--delta SECONDS] [--work-conserving] FILE}: reads
- * one instance (FILE, or standard input for {@code -}), runs one scheme on it and prints the
- * schedule JSON of {@code docs/coflow-instance.md}.
+ * {@code coflow solve}: reads one instance (a file, or standard input for {@code -}), runs one
+ * scheme on it and prints the schedule JSON of {@code docs/coflow-instance.md}. Its options are
+ * {@link #OPTIONS}.
  *
  * <p>Arguments are checked before the file is read, and the schedule is rendered in full before
  * anything is printed, so a failed run prints nothing on standard output and one line on standard
@@ -32,11 +32,24 @@ import org.coflowshuffle.core.scheme.Schemes;
  */
 public final class SolveCommand implements Command {
 
-  static final String USAGE_LINE =
-      "coflow solve [--scheme NAME] [--seed N] [--delta SECONDS] [--work-conserving] FILE";
-
   private static final String DEFAULT_SCHEME = "rpc";
   private static final String PREFIX = "coflow solve: ";
+
+  static final String SEED_HELP =
+      "seed of every random choice (default " + SchemeOptions.defaults().seed() + ")";
+  static final String DELTA_HELP =
+      "starvation threshold (default " + SchemeOptions.DEFAULT_STARVATION_THRESHOLD + ")";
+  static final String WORK_CONSERVING_HELP = "give idle bandwidth to waiting flows";
+  static final String FILE_HELP = "the instance (docs/coflow-instance.md); - for standard input";
+
+  static final CommandOptions OPTIONS =
+      CommandOptions.of(
+              "solve", "run one scheme on an instance file and print its schedule as JSON")
+          .value("--scheme", "NAME", schemeHelp(DEFAULT_SCHEME))
+          .value("--seed", "N", SEED_HELP)
+          .value("--delta", "SECONDS", DELTA_HELP)
+          .flag("--work-conserving", WORK_CONSERVING_HELP)
+          .operand("FILE", FILE_HELP);
 
   /** Bad arguments or bad input, reported as one line with exit status 2. */
   static final class UsageException extends Exception {
@@ -48,11 +61,11 @@ public final class SolveCommand implements Command {
   }
 
   /** The parsed command line. */
-  record Options(String scheme, SchemeOptions schemeOptions, String file, boolean help) {}
+  record Options(String scheme, SchemeOptions schemeOptions, String file) {}
 
   @Override
-  public String summary() {
-    return "run one scheme on an instance file and print its schedule as JSON";
+  public CommandOptions options() {
+    return OPTIONS;
   }
 
   @Override
@@ -61,10 +74,6 @@ public final class SolveCommand implements Command {
     Instance instance;
     try {
       options = parse(args);
-      if (options.help()) {
-        printUsage(out);
-        return 0;
-      }
       instance = read(options.file(), in);
     } catch (UsageException e) {
       err.println(PREFIX + e.getMessage());
@@ -100,67 +109,48 @@ public final class SolveCommand implements Command {
   }
 
   static Options parse(String[] args) throws UsageException {
-    String scheme = DEFAULT_SCHEME;
-    long seed = SchemeOptions.defaults().seed();
-    double delta = SchemeOptions.DEFAULT_STARVATION_THRESHOLD;
-    boolean workConserving = false;
-    String file = null;
-    boolean optionsEnded = false;
-    for (int i = 0; i < args.length; i++) {
-      String arg = args[i];
-      if (optionsEnded || arg.equals("-") || !arg.startsWith("-")) {
-        if (file != null) {
-          throw new UsageException(
-              "unexpected argument \""
-                  + arg
-                  + "\" after FILE \""
-                  + file
-                  + "\"; usage: "
-                  + USAGE_LINE);
-        }
-        file = arg;
-        continue;
-      }
-      int eq = arg.indexOf('=');
-      String name = eq < 0 ? arg : arg.substring(0, eq);
-      String inline = eq < 0 ? null : arg.substring(eq + 1);
-      switch (name) {
-        case "--" -> optionsEnded = true;
-        case "-h", "--help" -> {
-          return new Options(scheme, null, file, true);
-        }
-        case "--work-conserving" -> {
-          if (inline != null) {
-            throw new UsageException(
-                "option --work-conserving takes no value, got \"" + arg + "\"");
-          }
-          workConserving = true;
-        }
-        case "--scheme" -> {
-          scheme = inline != null ? inline : value(args, ++i, name);
-          try {
-            Schemes.require(scheme);
-          } catch (IllegalArgumentException e) {
-            throw new UsageException(e.getMessage());
-          }
-        }
-        case "--seed" -> seed = seed(inline != null ? inline : value(args, ++i, name));
-        case "--delta" -> delta = delta(inline != null ? inline : value(args, ++i, name));
-        default -> throw new UsageException("unknown option \"" + arg + "\"; usage: " + USAGE_LINE);
-      }
-    }
-    if (file == null) {
-      throw new UsageException(
-          "missing instance FILE (use - for standard input); usage: " + USAGE_LINE);
-    }
-    return new Options(scheme, new SchemeOptions(seed, delta, workConserving), file, false);
+    return parse(OPTIONS, args);
   }
 
-  private static String value(String[] args, int i, String name) throws UsageException {
-    if (i >= args.length) {
-      throw new UsageException("option " + name + " needs a value");
+  /**
+   * The options of {@code solve}, or of a command that takes some of them, e.g. {@code compare}.
+   */
+  static Options parse(CommandOptions declared, String[] args) throws UsageException {
+    Flags f;
+    try {
+      f = declared.parse(args);
+    } catch (IllegalArgumentException e) {
+      throw new UsageException(e.getMessage());
     }
-    return args[i];
+    String scheme = f.string("--scheme", DEFAULT_SCHEME);
+    try {
+      Schemes.require(scheme);
+    } catch (IllegalArgumentException e) {
+      throw new UsageException(e.getMessage());
+    }
+    long seed = f.has("--seed") ? seed(f.string("--seed", "")) : seed();
+    double delta = f.has("--delta") ? delta(f.string("--delta", "")) : delta();
+    if (f.operand() == null) {
+      throw new UsageException(
+          "missing instance FILE (use - for standard input; coflow help "
+              + declared.command()
+              + " lists the options)");
+    }
+    return new Options(
+        scheme, new SchemeOptions(seed, delta, f.has("--work-conserving")), f.operand());
+  }
+
+  /** The schemes for {@code --scheme}, and which one runs without it. */
+  static String schemeHelp(String fallback) {
+    return "one of " + String.join(", ", Schemes.names()) + " (default " + fallback + ")";
+  }
+
+  private static long seed() {
+    return SchemeOptions.defaults().seed();
+  }
+
+  private static double delta() {
+    return SchemeOptions.DEFAULT_STARVATION_THRESHOLD;
   }
 
   private static long seed(String text) throws UsageException {
@@ -198,28 +188,6 @@ public final class SolveCommand implements Command {
     } catch (IOException e) {
       throw new UsageException("cannot read " + label(file) + ": " + oneLine(e.getMessage()));
     }
-  }
-
-  private static void printUsage(PrintStream out) {
-    out.println("usage: " + USAGE_LINE);
-    out.println();
-    out.println(
-        "Reads an instance (FILE, or standard input for -) and prints its schedule as JSON.");
-    out.println(
-        "  --scheme NAME       one of "
-            + String.join(", ", Schemes.names())
-            + " (default "
-            + DEFAULT_SCHEME
-            + ")");
-    out.println(
-        "  --seed N            seed of every random choice (default "
-            + SchemeOptions.defaults().seed()
-            + ")");
-    out.println(
-        "  --delta SECONDS     starvation threshold (default "
-            + SchemeOptions.DEFAULT_STARVATION_THRESHOLD
-            + ")");
-    out.println("  --work-conserving   give idle bandwidth to waiting flows");
   }
 
   static String label(String file) {

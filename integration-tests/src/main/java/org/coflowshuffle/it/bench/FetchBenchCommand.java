@@ -20,7 +20,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -33,6 +32,7 @@ import org.apache.spark.network.server.NoOpRpcHandler;
 import org.apache.spark.network.util.MapConfigProvider;
 import org.apache.spark.network.util.TransportConf;
 import org.coflowshuffle.coordinator.cli.Command;
+import org.coflowshuffle.coordinator.cli.CommandOptions;
 import org.coflowshuffle.coordinator.cli.Flags;
 import org.coflowshuffle.ratelimit.PacedFetchClient;
 import org.coflowshuffle.ratelimit.Pacer;
@@ -45,32 +45,34 @@ import org.coflowshuffle.ratelimit.Pacer;
  */
 public final class FetchBenchCommand implements Command {
 
-  private static final String USAGE_LINE =
-      "usage: coflow bench fetch [--rates 1,2,5,10,20,50,100] [--seconds 3] [--file-mb 256]"
-          + " [--block-mb 8] [--repeats 5]";
+  static final CommandOptions OPTIONS =
+      CommandOptions.of(
+              "bench fetch",
+              "time the paced fetch: rate accuracy, rate changes, throughput against Spark's")
+          .value("--rates", "1,2,5,10,20,50,100", "target rates, MB/s, one paced fetch each")
+          .value("--seconds", "3", "how long each paced fetch runs")
+          .value("--file-mb", "256", "size of the file the blocks come from")
+          .value("--block-mb", "8", "size of one block")
+          .value("--repeats", "5", "unlimited transfers per transport, alternated");
   private static final double MB = 1e6;
 
   @Override
-  public String summary() {
-    return "time the paced fetch: rate accuracy, rate changes, throughput against Spark's";
+  public CommandOptions options() {
+    return OPTIONS;
   }
 
   @Override
   public int run(String[] args, PrintStream out, PrintStream err, InputStream in) {
     Flags f;
     try {
-      f =
-          new Flags(
-              args,
-              Set.of("--rates", "--seconds", "--file-mb", "--block-mb", "--repeats"),
-              Set.of());
+      f = OPTIONS.parse(args);
       f.positiveDoubles("--rates", 1);
       f.positiveDouble("--seconds", 3);
       f.positiveInt("--file-mb", 256);
       f.positiveInt("--block-mb", 8);
       f.positiveInt("--repeats", 5);
     } catch (IllegalArgumentException e) {
-      err.println("coflow bench fetch: " + e.getMessage() + "; " + USAGE_LINE);
+      err.println("coflow bench fetch: " + e.getMessage());
       return USAGE;
     }
     double[] rates = f.positiveDoubles("--rates", 1);

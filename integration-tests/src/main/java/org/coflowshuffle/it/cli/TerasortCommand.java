@@ -17,8 +17,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import org.coflowshuffle.coordinator.cli.Command;
+import org.coflowshuffle.coordinator.cli.CommandOptions;
 import org.coflowshuffle.coordinator.cli.Flags;
 import org.coflowshuffle.it.cli.TerasortRuns.Cluster;
 import org.coflowshuffle.it.cli.TerasortRuns.Variant;
@@ -27,21 +27,33 @@ import org.coflowshuffle.it.testbed.TestbedCommands;
 import org.coflowshuffle.it.testbed.TestbedSpark;
 
 /**
- * {@code coflow terasort [--size 1g] [--jobs 3] [--executors 4] [--cores 1] [--reducers N]
- * [--scheme rpc] [--coordinator HOST:PORT] [--work DIR] [--json]}: generates TeraGen data once,
- * then sorts it with JOBS concurrent jobs twice on an embedded {@code local-cluster} (executors in
- * their own JVMs) of the stock Spark distribution: once stock, once with the plugin. Validates both
- * outputs and prints per job the reduce stage's time (the shuffle, from its map output being
- * complete to its last reducer done), the job's time, and how many reduce tasks ran where the
- * coordinator placed them. With {@code --coordinator} the plugin run uses that standalone
- * coordinator instead of its own.
+ * {@code coflow terasort} ({@link #OPTIONS}): generates TeraGen data once, then sorts it with JOBS
+ * concurrent jobs twice on an embedded {@code local-cluster} (executors in their own JVMs) of the
+ * stock Spark distribution: once stock, once with the plugin. Validates both outputs and prints per
+ * job the reduce stage's time (the shuffle, from its map output being complete to its last reducer
+ * done), the job's time, and how many reduce tasks ran where the coordinator placed them. With
+ * {@code --coordinator} the plugin run uses that standalone coordinator instead of its own.
  */
 public final class TerasortCommand implements Command {
 
-  static final String USAGE_LINE =
-      "usage: coflow terasort [--size 1g] [--jobs 3] [--executors 4] [--cores 1] [--reducers N]"
-          + " [--executor-memory 1024] [--scheme rpc] [--work DIR] [--testbed] [--mixed] [--not-work-conserving]"
-          + " [--coordinator HOST:PORT] [--json]";
+  static final CommandOptions OPTIONS =
+      CommandOptions.of(
+              "terasort",
+              "sort TeraGen data on a local Spark cluster, stock and with the plugin, and compare")
+          .value("--size", "1g", "data to sort, bytes (k, m, g, t: powers of ten)")
+          .value("--jobs", "3", "terasorts at once, each its own job")
+          .value("--executors", "4", "executors of the local cluster, each its own JVM")
+          .value("--cores", "1", "cores per executor")
+          .value("--reducers", "N", "reducers per job (default one per core)")
+          .value("--executor-memory", "1024", "MiB per executor")
+          .value("--scheme", "rpc", "the plugin's scheme")
+          .value("--coordinator", "HOST:PORT", "a standalone coordinator instead of the embedded")
+          .flag(
+              "--not-work-conserving", "the paper's strict schedule: no idle bandwidth handed out")
+          .flag("--testbed", "run on the testbed's hosts (coflow testbed up) instead")
+          .flag("--mixed", "jobs of different sizes: job j sorts (j+1)/JOBS of the data")
+          .value("--work", "DIR", "data, outputs and logs (default TMPDIR/coflow-terasort)")
+          .flag("--json", "end with one JSON line");
   private static final String PREFIX = "coflow terasort: ";
 
   // Names, not class literals: this command runs without Spark on its class path, and loading the
@@ -102,8 +114,8 @@ public final class TerasortCommand implements Command {
   }
 
   @Override
-  public String summary() {
-    return "sort TeraGen data on a local Spark cluster, stock and with the plugin, and compare";
+  public CommandOptions options() {
+    return OPTIONS;
   }
 
   @Override
@@ -113,7 +125,6 @@ public final class TerasortCommand implements Command {
       o = parse(args);
     } catch (IllegalArgumentException e) {
       err.println(PREFIX + e.getMessage());
-      err.println(USAGE_LINE);
       return USAGE;
     }
     TestbedSpark testbed = null;
@@ -172,20 +183,7 @@ public final class TerasortCommand implements Command {
   }
 
   static Options parse(String[] args) {
-    Flags f =
-        new Flags(
-            args,
-            Set.of(
-                "--size",
-                "--jobs",
-                "--executors",
-                "--cores",
-                "--reducers",
-                "--executor-memory",
-                "--scheme",
-                "--work",
-                "--coordinator"),
-            Set.of("--json", "--testbed", "--mixed", "--not-work-conserving"));
+    Flags f = OPTIONS.parse(args);
     long bytes = bytes(f.string("--size", "1g"));
     int executors = f.positiveInt("--executors", 4);
     int cores = f.positiveInt("--cores", 1);

@@ -17,8 +17,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import org.coflowshuffle.coordinator.cli.Command;
+import org.coflowshuffle.coordinator.cli.CommandOptions;
 import org.coflowshuffle.coordinator.cli.Flags;
 import org.coflowshuffle.it.cli.TerasortCommand.Jars;
 import org.coflowshuffle.it.cli.TerasortCommand.Options;
@@ -29,20 +29,17 @@ import org.coflowshuffle.it.testbed.TestbedSpark;
 import org.coflowshuffle.it.testbed.TestbedYarn;
 
 /**
- * {@code coflow bench terasort-yarn [--profile rpc-fig4] [--hosts 6] [--mbit 10] [--size 120m]
- * [--jobs 3] [--cores 2] [--reducers 6] [--executor-memory 1024] [--input-hosts N] [--locality-wait
- * SECONDS] [--shuffle-service] [--not-work-conserving] [--runs stock,rates-only,rpc,fair] [--work
- * DIR] [--json]} (runs in the order given): on the testbed (brought up for the run unless one with
- * these links is up), starts YARN, then runs the same JOBS concurrent terasorts of different sizes
- * three times through {@code spark-submit --master yarn}: stock Spark; the plugin with rates only
- * and Spark's placement (Varys); the plugin with placement and rates (RPC); on request the plugin
- * as the RPC paper's baseline (random placement, fair sharing). Validates every output and prints
- * per run the average shuffle completion time (CCT: the reduce stage, map output complete to last
- * reducer done), the average time from the same start until the last reducer had all its input (the
- * paper's CCT, without the reducers' own sorting and writing), the average job time, and each job's
- * reduce-task hosts. With {@code --shuffle-service}, every run keeps its shuffle files with the
- * NodeManagers' coflow service (Spark's protocol for the stock run, the paced port for the
- * plugin's).
+ * {@code coflow bench terasort-yarn} ({@link #OPTIONS}; runs in the order given): on the testbed
+ * (brought up for the run unless one with these links is up), starts YARN, then runs the same JOBS
+ * concurrent terasorts of different sizes three times through {@code spark-submit --master yarn}:
+ * stock Spark; the plugin with rates only and Spark's placement (Varys); the plugin with placement
+ * and rates (RPC); on request the plugin as the RPC paper's baseline (random placement, fair
+ * sharing). Validates every output and prints per run the average shuffle completion time (CCT: the
+ * reduce stage, map output complete to last reducer done), the average time from the same start
+ * until the last reducer had all its input (the paper's CCT, without the reducers' own sorting and
+ * writing), the average job time, and each job's reduce-task hosts. With {@code --shuffle-service},
+ * every run keeps its shuffle files with the NodeManagers' coflow service (Spark's protocol for the
+ * stock run, the paced port for the plugin's).
  *
  * <p>The defaults are the setting docs/results.md measures: at 10 Mbit/s the links, not this
  * machine's CPU, bound the shuffles; two cores per executor leave the placement free slots to
@@ -50,11 +47,26 @@ import org.coflowshuffle.it.testbed.TestbedYarn;
  */
 public final class TerasortYarnCommand implements Command {
 
-  static final String USAGE_LINE =
-      "usage: coflow bench terasort-yarn [--profile rpc-fig4] [--hosts 6] [--mbit 10]"
-          + " [--size 120m] [--jobs 3] [--cores 2] [--reducers 6] [--executor-memory 1024]"
-          + " [--input-hosts N] [--locality-wait SECONDS] [--shuffle-service] [--not-work-conserving]"
-          + " [--runs stock,rates-only,rpc,fair] [--work DIR] [--json]";
+  static final CommandOptions OPTIONS =
+      CommandOptions.of(
+              "bench terasort-yarn",
+              "terasort on YARN on the testbed: stock, rates only, and placement with rates")
+          .value("--profile", "rpc-fig4", "the testbed's links (see testbed up); needs root")
+          .value("--hosts", "6", "testbed hosts, one NodeManager each")
+          .value("--mbit", "10", "the fastest link, Mbit/s")
+          .value("--size", "120m", "data to sort, bytes (k, m, g: powers of ten)")
+          .value("--jobs", "3", "terasorts at once, of different sizes")
+          .value("--cores", "2", "cores per executor, one executor per host")
+          .value("--reducers", "6", "reducers per job (default one per host)")
+          .value("--executor-memory", "1024", "MiB per executor")
+          .value("--input-hosts", "N", "store the input on the first N hosts only")
+          .value("--locality-wait", "SECONDS", "spark.locality.wait for every run (Spark's: 3)")
+          .flag("--shuffle-service", "keep shuffle files with the NodeManagers' coflow service")
+          .flag(
+              "--not-work-conserving", "the paper's strict schedule: no idle bandwidth handed out")
+          .value("--runs", "stock,rates-only,rpc,fair", "runs, in this order (default the first 3)")
+          .value("--work", "DIR", "data, outputs and logs (default TMPDIR/coflow-terasort-yarn)")
+          .flag("--json", "end with one JSON line");
   private static final String PREFIX = "coflow bench terasort-yarn: ";
   static final String PLACEMENT_KEY = "spark.coflow.placement.enabled";
 
@@ -89,28 +101,12 @@ public final class TerasortYarnCommand implements Command {
       Options terasort) {}
 
   @Override
-  public String summary() {
-    return "terasort on YARN on the testbed: stock, rates only, and placement with rates";
+  public CommandOptions options() {
+    return OPTIONS;
   }
 
   static Bench parse(String[] args) {
-    Flags f =
-        new Flags(
-            args,
-            Set.of(
-                "--profile",
-                "--hosts",
-                "--mbit",
-                "--size",
-                "--jobs",
-                "--cores",
-                "--reducers",
-                "--executor-memory",
-                "--runs",
-                "--input-hosts",
-                "--locality-wait",
-                "--work"),
-            Set.of("--json", "--shuffle-service", "--not-work-conserving"));
+    Flags f = OPTIONS.parse(args);
     List<String> names = List.of(f.string("--runs", "stock,rates-only,rpc").split(","));
     boolean strict = f.has("--not-work-conserving");
     // In the order given: on this machine the order of runs may matter, and reversing it shows.
@@ -172,7 +168,6 @@ public final class TerasortYarnCommand implements Command {
       b = parse(args);
     } catch (IllegalArgumentException e) {
       err.println(PREFIX + e.getMessage());
-      err.println(USAGE_LINE);
       return USAGE;
     }
     Options o = b.terasort();

@@ -15,8 +15,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import org.coflowshuffle.coordinator.cli.Command;
+import org.coflowshuffle.coordinator.cli.CommandOptions;
 import org.coflowshuffle.coordinator.cli.Flags;
 
 /**
@@ -166,15 +166,26 @@ public final class TestbedCommands {
   }
 
   static final class Up implements Command {
+    static final CommandOptions OPTIONS =
+        CommandOptions.of(
+                "testbed up",
+                "make hosts (network namespaces, shaped links) on this machine; needs root")
+            .value("--hosts", "6", "hosts")
+            .value(
+                "--profile",
+                "homogeneous|rpc-fig4|custom:R1,...",
+                "their links: equal, the RPC paper's Fig. 4 speeds, or one rate per host")
+            .value("--mbit", "200", "the fastest link, Mbit/s");
+
     @Override
-    public String summary() {
-      return "make hosts (network namespaces, shaped links) on this machine; needs root";
+    public CommandOptions options() {
+      return OPTIONS;
     }
 
     @Override
     public int run(String[] args, PrintStream out, PrintStream err, InputStream in) {
       try {
-        Flags f = new Flags(args, Set.of("--hosts", "--profile", "--mbit"), Set.of());
+        Flags f = OPTIONS.parse(args);
         int hosts = f.positiveInt("--hosts", 6);
         int mbit = f.positiveInt("--mbit", 200);
         String profile = f.string("--profile", "homogeneous");
@@ -208,15 +219,21 @@ public final class TestbedCommands {
   }
 
   static final class Check implements Command {
+    static final CommandOptions OPTIONS =
+        CommandOptions.of(
+                "testbed check",
+                "measure each host's link (one transfer per host to the next) against its rate")
+            .value("--seconds", "3", "how long each transfer runs");
+
     @Override
-    public String summary() {
-      return "measure each host's link (one transfer per host to the next) against its rate";
+    public CommandOptions options() {
+      return OPTIONS;
     }
 
     @Override
     public int run(String[] args, PrintStream out, PrintStream err, InputStream in) {
       try {
-        Flags f = new Flags(args, Set.of("--seconds"), Set.of());
+        Flags f = OPTIONS.parse(args);
         double seconds = f.positiveDouble("--seconds", 3);
         List<HostLink> hosts = hostsUp();
         out.printf(
@@ -242,18 +259,23 @@ public final class TestbedCommands {
   }
 
   static final class Down implements Command {
+    static final CommandOptions OPTIONS =
+        CommandOptions.of(
+            "testbed down", "remove every testbed host, link and file, whatever state they are in");
+
     @Override
-    public String summary() {
-      return "remove every testbed host, link and file, whatever state they are in";
+    public CommandOptions options() {
+      return OPTIONS;
     }
 
     @Override
     public int run(String[] args, PrintStream out, PrintStream err, InputStream in) {
       try {
+        OPTIONS.parse(args);
         takeDown(TESTBED, STATE, OWNER);
         out.println("testbed down");
         return 0;
-      } catch (IOException | InterruptedException e) {
+      } catch (IOException | InterruptedException | IllegalArgumentException e) {
         return fail(err, "down", e);
       }
     }

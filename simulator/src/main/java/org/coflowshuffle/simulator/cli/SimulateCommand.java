@@ -18,12 +18,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.coflowshuffle.coordinator.cli.Command;
+import org.coflowshuffle.coordinator.cli.CommandOptions;
 import org.coflowshuffle.coordinator.cli.Flags;
 import org.coflowshuffle.core.model.Coflow;
 import org.coflowshuffle.core.model.Fabric;
@@ -50,15 +50,6 @@ import org.coflowshuffle.simulator.workload.RpcSynthetic;
  */
 public final class SimulateCommand implements Command {
 
-  private static final String USAGE_LINE =
-      "usage: coflow simulate --workload fb|rpc-synthetic|fabric [--schemes rpc,neat,varys,fair]"
-          + " [--hosts N] [--rate L | --all-at-once] [--coflows C] [--trials T] [--seed S]"
-          + " [--topology fat-tree[:K]|vl2[:DA:DI[:SERVERS]]] [--width W] [--switch-gbps G]"
-          + " [--delta SECONDS|none] [--resolution R] [--work-conserving] [--reference SCHEME]"
-          + " [--port-gbps G]"
-          + " [--mapper-gbps G|drawn] [--slots K]"
-          + " [--trace FILE] [--out DIR] [--json]";
-
   /**
    * Default of {@code --resolution}: a flow ending wakes the policy within 1% of the oldest active
    * coflow's age (arrivals and coflow completions always wake it at once).
@@ -76,9 +67,52 @@ public final class SimulateCommand implements Command {
   /** Arrivals per second of the fabric workload. */
   private static final double FABRIC_RATE = 5;
 
+  static final CommandOptions OPTIONS =
+      CommandOptions.of(
+              "simulate", "replay a workload under several schemes and compare their CCTs")
+          .requiredValue(
+              "--workload",
+              "fb|rpc-synthetic|fabric",
+              "the Facebook trace, the RPC paper's synthetic workload, or Rapier's fabric")
+          .value(
+              "--schemes", DEFAULT_SCHEMES, "schemes side by side (fabric: those choosing paths)")
+          .value("--hosts", "N[,N...]", "reducer hosts, and as many senders (default 100)")
+          .value("--rate", "L[,L...]", "coflow arrivals per second (default 20; fabric 5)")
+          .flag("--all-at-once", "every coflow arrives at time 0")
+          .value("--coflows", "C[,C...]", "coflows per trial (default 1000; fb the whole trace)")
+          .value("--trials", "T", "trials, each drawn afresh (default 1)")
+          .value("--seed", "S", "seed of the first trial (default 1)")
+          .value("--delta", "S|none", "starvation threshold in seconds (default none)")
+          .value(
+              "--resolution",
+              "R",
+              "a flow end wakes the scheme within R of the oldest coflow's age (default "
+                  + DEFAULT_RESOLUTION
+                  + "; 0 is exact)")
+          .flag("--work-conserving", "hand bandwidth the schedule leaves idle to waiting coflows")
+          .value("--reference", "SCHEME", "the scheme speedups are measured against (default neat)")
+          .value(
+              "--mapper-gbps",
+              "G|drawn",
+              "senders' links (default " + RpcSynthetic.DEFAULT_MAPPER_GBPS + "; drawn per host)")
+          .value("--port-gbps", "G", "reducer hosts' links, Gbit/s (default 1)")
+          .value("--slots", "K", "reducers a host runs at once (default unlimited)")
+          .value(
+              "--topology",
+              "fat-tree[:K]|vl2[:DA:DI[:SERVERS]]",
+              "the fabric (fabric only; default " + FabricWorkload.DEFAULT_TOPOLOGY + ")")
+          .value(
+              "--width",
+              "W[,W...]",
+              "flows of a coflow (fabric only; default " + FabricWorkload.DEFAULT_WIDTH + ")")
+          .value("--switch-gbps", "G", "links between switches (fabric only; default as ports)")
+          .value("--trace", "FILE", "another trace in the Facebook trace's format")
+          .value("--out", "DIR", "write coflows.csv and charts there")
+          .flag("--json", "end with one JSON line");
+
   @Override
-  public String summary() {
-    return "replay a workload under several schemes and compare their CCTs";
+  public CommandOptions options() {
+    return OPTIONS;
   }
 
   /** What to run, checked before anything runs. */
@@ -156,7 +190,7 @@ public final class SimulateCommand implements Command {
     try {
       plan = parse(args);
     } catch (IllegalArgumentException e) {
-      err.println("coflow simulate: " + e.getMessage() + "; " + USAGE_LINE);
+      err.println("coflow simulate: " + e.getMessage());
       return USAGE;
     }
     List<String> csv = new ArrayList<>();
@@ -339,29 +373,7 @@ public final class SimulateCommand implements Command {
   }
 
   private static Plan parse(String[] args) {
-    Flags f =
-        new Flags(
-            args,
-            Set.of(
-                "--workload",
-                "--schemes",
-                "--hosts",
-                "--rate",
-                "--coflows",
-                "--trials",
-                "--seed",
-                "--reference",
-                "--port-gbps",
-                "--trace",
-                "--out",
-                "--delta",
-                "--resolution",
-                "--mapper-gbps",
-                "--slots",
-                "--topology",
-                "--width",
-                "--switch-gbps"),
-            Set.of("--all-at-once", "--json", "--work-conserving"));
+    Flags f = OPTIONS.parse(args);
     String workload = f.string("--workload", null);
     if (workload == null || !WORKLOADS.contains(workload)) {
       throw new IllegalArgumentException(
