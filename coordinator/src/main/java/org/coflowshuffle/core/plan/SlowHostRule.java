@@ -12,10 +12,10 @@ package org.coflowshuffle.core.plan;
  * bandwidth other coflows hold would otherwise put the reducers of a coflow that is not served
  * first on the slow hosts free now; once started there they cannot move, and under a stream of
  * arrivals the coflow then runs for as long as its slowest host needs, long after the fast hosts it
- * waited for have freed (docs/results.md, "Keeping reducers off slow hosts"). Reducers for which no
- * allowed host has a slot are placed without the rule, or, where reducers may wait for a later
- * wave, left for one ({@link SlotAwarePlacer#placeKeepingRule}). Where the coflow has locality the
- * bound is trivial and the rule is off.
+ * waited for have freed (docs/results.md, "Against the bound and the baselines"). Reducers for
+ * which no allowed host has a slot are placed without the rule, or, where reducers may wait for a
+ * later wave, left for one ({@link SlotAwarePlacer#placeKeepingRule}). Where the coflow has
+ * locality the bound is trivial and the rule is off.
  */
 final class SlowHostRule {
 
