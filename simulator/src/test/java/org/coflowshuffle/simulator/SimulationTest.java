@@ -11,7 +11,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import org.coflowshuffle.coordinator.io.InstanceReader;
 import org.coflowshuffle.core.model.Coflow;
 import org.coflowshuffle.core.model.Flow;
 import org.coflowshuffle.core.model.Host;
@@ -20,6 +19,7 @@ import org.coflowshuffle.core.model.Reducer;
 import org.coflowshuffle.core.policy.SchemeOptions;
 import org.coflowshuffle.core.schedule.ScheduleRunner;
 import org.coflowshuffle.core.scheme.Schemes;
+import org.coflowshuffle.simulator.io.InstanceReader;
 import org.coflowshuffle.simulator.trace.CoflowTrace;
 import org.junit.jupiter.api.Test;
 

@@ -1,0 +1,351 @@
+/*
+ * Copyright The coflow-shuffle Authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package org.coflowshuffle.cli.spark;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.coflowshuffle.cli.Command;
+import org.coflowshuffle.cli.CommandOptions;
+import org.coflowshuffle.cli.Flags;
+import org.coflowshuffle.cli.spark.TerasortRuns.Cluster;
+import org.coflowshuffle.cli.spark.TerasortRuns.Variant;
+import org.coflowshuffle.cli.testbed.HostLink;
+import org.coflowshuffle.cli.testbed.TestbedCommands;
+import org.coflowshuffle.cli.testbed.TestbedSpark;
+
+/**
+ * {@code coflow terasort} ({@link #OPTIONS}): generates TeraGen data once, then sorts it with JOBS
+ * concurrent jobs twice on an embedded {@code local-cluster} (executors in their own JVMs) of the
+ * stock Spark distribution: once stock, once with the plugin. Validates both outputs and prints per
+ * job the reduce stage's time (the shuffle, from its map output being complete to its last reducer
+ * done), the job's time, and how many reduce tasks ran where the coordinator placed them. With
+ * {@code --coordinator} the plugin run uses that standalone coordinator instead of its own.
+ */
+public final class TerasortCommand implements Command {
+
+  static final CommandOptions OPTIONS =
+      CommandOptions.of(
+              "terasort",
+              "sort TeraGen data on a local Spark cluster, stock and with the plugin, and compare")
+          .value("--size", "1g", "data to sort, bytes (k, m, g, t: powers of ten)")
+          .value("--jobs", "3", "terasorts at once, each its own job")
+          .value("--executors", "4", "executors of the local cluster, each its own JVM")
+          .value("--cores", "1", "cores per executor")
+          .value("--reducers", "N", "reducers per job (default one per core)")
+          .value("--executor-memory", "1024", "MiB per executor")
+          .value("--scheme", "rpc", "the plugin's scheme")
+          .value("--coordinator", "HOST:PORT", "a standalone coordinator instead of the embedded")
+          .flag(
+              "--not-work-conserving", "the paper's strict schedule: no idle bandwidth handed out")
+          .flag("--testbed", "run on the testbed's hosts (coflow testbed up) instead")
+          .flag("--mixed", "jobs of different sizes: job j sorts (j+1)/JOBS of the data")
+          .value("--work", "DIR", "data, outputs and logs (default TMPDIR/coflow-terasort)")
+          .flag("--json", "end with one JSON line");
+  private static final String PREFIX = "coflow terasort: ";
+
+  // Names, not class literals: this command runs without Spark on its class path, and loading the
+  // plugin's classes would need Spark's. TerasortCommandTest checks they name the real classes.
+  static final String APP_CLASS = "org.coflowshuffle.cli.spark.app.TerasortApp";
+  static final String SHUFFLE_MANAGER = "org.coflowshuffle.spark.CoflowShuffleManager";
+  static final String PLUGIN = "org.coflowshuffle.spark.CoflowPlugin";
+  static final String SCHEME_KEY = "spark.coflow.scheme";
+  static final String WORK_CONSERVING_KEY = "spark.coflow.workConserving";
+  static final String COORDINATOR_KEY = "spark.coflow.coordinator";
+
+  /** The parsed command line. */
+  record Options(
+      long bytes,
+      int jobs,
+      int executors,
+      int cores,
+      int reducers,
+      int executorMemoryMb,
+      String scheme,
+      Path work,
+      boolean json,
+      boolean testbed,
+      boolean mixed,
+      boolean workConserving,
+      String coordinator) {
+
+    long rows() {
+      return Math.max(1, bytes / 100);
+    }
+
+    /** Reducers per job: as given, or one per core of the cluster (0 means not given). */
+    @Override
+    public int reducers() {
+      return reducers > 0 ? reducers : executors * cores;
+    }
+
+    Options withExecutors(int n) {
+      return new Options(
+          bytes,
+          jobs,
+          n,
+          cores,
+          reducers,
+          executorMemoryMb,
+          scheme,
+          work,
+          json,
+          testbed,
+          mixed,
+          workConserving,
+          coordinator);
+    }
+
+    String master() {
+      return "local-cluster[" + executors + "," + cores + "," + executorMemoryMb + "]";
+    }
+  }
+
+  @Override
+  public CommandOptions options() {
+    return OPTIONS;
+  }
+
+  @Override
+  public int run(String[] args, PrintStream out, PrintStream err, InputStream in) {
+    Options o;
+    try {
+      o = parse(args);
+    } catch (IllegalArgumentException e) {
+      err.println(PREFIX + e.getMessage());
+      return USAGE;
+    }
+    TestbedSpark testbed = null;
+    try {
+      Path root = Path.of(System.getProperty("coflow.home", "."));
+      Path spark = SparkDistribution.home(root, err);
+      Jars jars = Jars.find(root);
+      Files.createDirectories(o.work().resolve("logs"));
+      Cluster cluster = new Cluster(o.master(), o.master(), Map.of(), Map.of(), Map.of());
+      if (o.testbed()) {
+        List<HostLink> hosts = TestbedCommands.hostsUp();
+        err.printf(Locale.ROOT, "coflow: starting Spark on the testbed's %d hosts%n", hosts.size());
+        testbed =
+            TestbedSpark.start(
+                spark,
+                TestbedCommands.gateway(),
+                hosts,
+                o.cores(),
+                o.executorMemoryMb() + 256,
+                o.work().resolve("logs/testbed"));
+        Map<String, String> conf = new LinkedHashMap<>(testbed.driverConf());
+        conf.put("spark.executor.memory", o.executorMemoryMb() + "m");
+        cluster =
+            new Cluster(
+                testbed.masterUrl(),
+                "testbed, " + hosts.size() + " hosts x " + o.cores() + " core(s)",
+                conf,
+                Map.of(),
+                TestbedSpark.linkConf(hosts));
+        o = o.withExecutors(hosts.size());
+      }
+      ObjectMapper json = new ObjectMapper();
+      TerasortRuns runs = new TerasortRuns(spark, jars, o, cluster, List.of(), err);
+      Path gen = runs.generate();
+      JsonNode stock = runs.sort(new Variant("stock", null), gen);
+      Map<String, String> pluginConf = new LinkedHashMap<>();
+      pluginConf.put(SCHEME_KEY, o.scheme());
+      pluginConf.put(WORK_CONSERVING_KEY, Boolean.toString(o.workConserving()));
+      if (o.coordinator() != null) {
+        pluginConf.put(COORDINATOR_KEY, o.coordinator());
+      }
+      JsonNode plugin = runs.sort(new Variant("plugin", Map.copyOf(pluginConf)), gen);
+      ObjectNode summary = summary(json, stock, plugin);
+      print(out, o, cluster, stock, plugin, summary);
+      if (o.json()) {
+        out.println(json.writeValueAsString(summary));
+      }
+      return summary.get("valid").asBoolean() ? 0 : FAILURE;
+    } catch (IOException | IllegalStateException | InterruptedException e) {
+      return TerasortRuns.fail(PREFIX, e, err);
+    } finally {
+      if (testbed != null) {
+        testbed.close();
+      }
+    }
+  }
+
+  static Options parse(String[] args) {
+    Flags f = OPTIONS.parse(args);
+    long bytes = bytes(f.string("--size", "1g"));
+    int executors = f.positiveInt("--executors", 4);
+    int cores = f.positiveInt("--cores", 1);
+    String scheme = f.string("--scheme", "rpc");
+    org.coflowshuffle.core.scheme.Schemes.require(scheme);
+    Path work =
+        Path.of(
+            f.string(
+                "--work",
+                Path.of(System.getProperty("java.io.tmpdir"), "coflow-terasort").toString()));
+    return new Options(
+        bytes,
+        f.positiveInt("--jobs", 3),
+        executors,
+        cores,
+        f.has("--reducers") ? f.positiveInt("--reducers", 1) : 0,
+        f.positiveInt("--executor-memory", 1024),
+        scheme,
+        work,
+        f.has("--json"),
+        f.has("--testbed"),
+        f.has("--mixed"),
+        !f.has("--not-work-conserving"),
+        coordinator(f.string("--coordinator", null)));
+  }
+
+  /** A standalone coordinator's {@code host:port}, checked; null for the embedded one. */
+  private static String coordinator(String value) {
+    if (value != null && !value.matches("[^:\\s]+:[0-9]{1,5}")) {
+      throw new IllegalArgumentException(
+          "--coordinator: expected host:port, got \"" + value + "\"");
+    }
+    return value;
+  }
+
+  /** Bytes from {@code 1g}, {@code 200m}, {@code 500k} or a plain count (powers of ten). */
+  static long bytes(String text) {
+    String t = text.trim().toLowerCase(Locale.ROOT);
+    long unit = 1;
+    if (!t.isEmpty()) {
+      switch (t.charAt(t.length() - 1)) {
+        case 'k' -> unit = 1_000L;
+        case 'm' -> unit = 1_000_000L;
+        case 'g' -> unit = 1_000_000_000L;
+        case 't' -> unit = 1_000_000_000_000L;
+        default -> unit = 1;
+      }
+    }
+    String digits = unit == 1 ? t : t.substring(0, t.length() - 1);
+    try {
+      double v = Double.parseDouble(digits);
+      if (!(v >= 100) && v * unit < 100) {
+        throw new NumberFormatException();
+      }
+      return (long) (v * unit);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(
+          "--size: expected a size of at least 100 bytes like 1g or 200m, got \"" + text + "\"");
+    }
+  }
+
+  static String size(Options o) {
+    return String.format(Locale.ROOT, "%.3g GB", o.rows() * 100 / 1e9);
+  }
+
+  /** The JARs as built: the plugin's, the terasort application's, and the NodeManager service's. */
+  public record Jars(Path plugin, Path app, Path service) {
+    public static Jars find(Path root) throws IOException {
+      Path app = jar(root.resolve("cli/target"), "coflow-cli-", "");
+      Path plugin = jar(root.resolve("spark-shuffle/target"), "coflow-shuffle-spark_2.13-", "");
+      Path service = jar(root.resolve("yarn-scheduler/target"), "coflow-shuffle-yarn_2.13-", "");
+      return new Jars(plugin, app, service);
+    }
+
+    private static Path jar(Path dir, String prefix, String suffix) throws IOException {
+      if (Files.isDirectory(dir)) {
+        try (DirectoryStream<Path> s =
+            Files.newDirectoryStream(dir, prefix + "*" + suffix + ".jar")) {
+          for (Path p : s) {
+            String name = p.getFileName().toString();
+            if (suffix.isEmpty() && name.matches(".*-(sources|tests|javadoc)\\.jar")) {
+              continue;
+            }
+            return p;
+          }
+        }
+      }
+      throw new IOException(
+          "no " + prefix + "*" + suffix + ".jar in " + dir + "; build with mvn package");
+    }
+  }
+
+  /** The JSON summary: both runs, their means, validity and the placement match. */
+  static ObjectNode summary(ObjectMapper json, JsonNode stock, JsonNode plugin) {
+    ObjectNode s = json.createObjectNode();
+    s.put("valid", stock.get("valid").asBoolean() && plugin.get("valid").asBoolean());
+    s.set("stock", run(json, stock));
+    s.set("plugin", run(json, plugin));
+    s.put("placementMatch", TerasortRuns.placementMatch(plugin));
+    return s;
+  }
+
+  private static ObjectNode run(ObjectMapper json, JsonNode r) {
+    ObjectNode n = json.createObjectNode();
+    n.put("valid", r.get("valid").asBoolean());
+    n.put("meanShuffleSeconds", TerasortRuns.mean(r, "shuffleSeconds"));
+    n.put("meanJobSeconds", TerasortRuns.mean(r, "jobSeconds"));
+    n.put("allJobsSeconds", r.get("allJobsSeconds").asDouble());
+    n.set("jobs", r.get("jobs"));
+    return n;
+  }
+
+  private static void print(
+      PrintStream out, Options o, Cluster cluster, JsonNode stock, JsonNode plugin, ObjectNode s) {
+    out.printf(
+        Locale.ROOT,
+        "terasort %s, %d job(s) at once%s, %s, %d reducers per job, scheme %s%n",
+        size(o),
+        o.jobs(),
+        o.mixed() ? " of 1/" + o.jobs() + " to all of the data" : "",
+        cluster.description(),
+        o.reducers(),
+        o.scheme());
+    out.printf(
+        Locale.ROOT,
+        "%-5s %-26s %-26s %s%n",
+        "job",
+        "shuffle s: stock  plugin",
+        "job s: stock  plugin",
+        "placed as chosen");
+    for (int j = 0; j < o.jobs(); j++) {
+      JsonNode a = stock.get("jobs").get(j);
+      JsonNode b = plugin.get("jobs").get(j);
+      out.printf(
+          Locale.ROOT,
+          "%-5d %12.2f %7.2f      %12.2f %7.2f      %d/%d%n",
+          j,
+          a.get("shuffleSeconds").asDouble(),
+          b.get("shuffleSeconds").asDouble(),
+          a.get("jobSeconds").asDouble(),
+          b.get("jobSeconds").asDouble(),
+          b.get("placedTasksMatched").asInt(),
+          b.get("reduceTasks").asInt());
+    }
+    JsonNode sa = s.get("stock");
+    JsonNode sb = s.get("plugin");
+    out.printf(
+        Locale.ROOT,
+        "%-5s %12.2f %7.2f      %12.2f %7.2f%n",
+        "mean",
+        sa.get("meanShuffleSeconds").asDouble(),
+        sb.get("meanShuffleSeconds").asDouble(),
+        sa.get("meanJobSeconds").asDouble(),
+        sb.get("meanJobSeconds").asDouble());
+    out.printf(
+        Locale.ROOT,
+        "plugin/stock: shuffle %.2f, job %.2f; output valid: stock %s, plugin %s;"
+            + " placement match %.1f%%%n",
+        sb.get("meanShuffleSeconds").asDouble() / sa.get("meanShuffleSeconds").asDouble(),
+        sb.get("meanJobSeconds").asDouble() / sa.get("meanJobSeconds").asDouble(),
+        sa.get("valid").asBoolean() ? "yes" : "NO",
+        sb.get("valid").asBoolean() ? "yes" : "NO",
+        100 * s.get("placementMatch").asDouble());
+  }
+}

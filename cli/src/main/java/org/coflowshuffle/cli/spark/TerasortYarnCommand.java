@@ -1,0 +1,343 @@
+/*
+ * Copyright The coflow-shuffle Authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package org.coflowshuffle.cli.spark;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.coflowshuffle.cli.Command;
+import org.coflowshuffle.cli.CommandOptions;
+import org.coflowshuffle.cli.Flags;
+import org.coflowshuffle.cli.spark.TerasortCommand.Jars;
+import org.coflowshuffle.cli.spark.TerasortCommand.Options;
+import org.coflowshuffle.cli.spark.TerasortRuns.Cluster;
+import org.coflowshuffle.cli.spark.TerasortRuns.Variant;
+import org.coflowshuffle.cli.testbed.TestbedCommands;
+import org.coflowshuffle.cli.testbed.TestbedSpark;
+import org.coflowshuffle.cli.testbed.TestbedYarn;
+
+/**
+ * {@code coflow bench terasort-yarn} ({@link #OPTIONS}; runs in the order given): on the testbed
+ * (brought up for the run unless one with these links is up), starts YARN, then runs the same JOBS
+ * concurrent terasorts of different sizes three times through {@code spark-submit --master yarn}:
+ * stock Spark; the plugin with rates only and Spark's placement (Varys); the plugin with placement
+ * and rates (RPC); on request the plugin as the RPC paper's baseline (random placement, fair
+ * sharing). Validates every output and prints per run the average shuffle completion time (CCT: the
+ * reduce stage, map output complete to last reducer done), the average time from the same start
+ * until the last reducer had all its input (the paper's CCT, without the reducers' own sorting and
+ * writing), the average job time, and each job's reduce-task hosts. With {@code --shuffle-service},
+ * every run keeps its shuffle files with the NodeManagers' coflow service (Spark's protocol for the
+ * stock run, the paced port for the plugin's).
+ *
+ * <p>The defaults are the setting docs/results.md measures: at 10 Mbit/s the links, not this
+ * machine's CPU, bound the shuffles; two cores per executor leave the placement free slots to
+ * choose from; one reducer per host by default.
+ */
+public final class TerasortYarnCommand implements Command {
+
+  static final CommandOptions OPTIONS =
+      CommandOptions.of(
+              "bench terasort-yarn",
+              "terasort on YARN on the testbed: stock, rates only, and placement with rates")
+          .value("--profile", "rpc-fig4", "the testbed's links (see testbed up); needs root")
+          .value("--hosts", "6", "testbed hosts, one NodeManager each")
+          .value("--mbit", "10", "the fastest link, Mbit/s")
+          .value("--size", "120m", "data to sort, bytes (k, m, g: powers of ten)")
+          .value("--jobs", "3", "terasorts at once, of different sizes")
+          .value("--cores", "2", "cores per executor, one executor per host")
+          .value("--reducers", "6", "reducers per job (default one per host)")
+          .value("--executor-memory", "1024", "MiB per executor")
+          .value("--input-hosts", "N", "store the input on the first N hosts only")
+          .value("--locality-wait", "SECONDS", "spark.locality.wait for every run (Spark's: 3)")
+          .flag("--shuffle-service", "keep shuffle files with the NodeManagers' coflow service")
+          .flag(
+              "--not-work-conserving", "the paper's strict schedule: no idle bandwidth handed out")
+          .value("--runs", "stock,rates-only,rpc,fair", "runs, in this order (default the first 3)")
+          .value("--work", "DIR", "data, outputs and logs (default TMPDIR/coflow-terasort-yarn)")
+          .flag("--json", "end with one JSON line");
+  private static final String PREFIX = "coflow bench terasort-yarn: ";
+  static final String PLACEMENT_KEY = "spark.coflow.placement.enabled";
+
+  /**
+   * The runs {@code --runs} chooses from; the first three are the default. {@code fair} is the RPC
+   * paper's baseline made real: each reducer on a random free core, every flow paced to its max-min
+   * fair share.
+   */
+  static final List<Variant> VARIANTS =
+      List.of(
+          new Variant("stock", null),
+          new Variant(
+              "rates-only", Map.of(TerasortCommand.SCHEME_KEY, "varys", PLACEMENT_KEY, "false")),
+          new Variant("rpc", Map.of(TerasortCommand.SCHEME_KEY, "rpc")),
+          new Variant("fair", Map.of(TerasortCommand.SCHEME_KEY, "fair")));
+
+  /**
+   * The command line: the testbed's shape and the terasort options.
+   *
+   * @param localityWait {@code spark.locality.wait} for every run, e.g. {@code 10000ms}; null for
+   *     Spark's own (3 s). A longer one keeps map tasks on the input's hosts and reduce tasks on
+   *     their placed executors while those are busy.
+   */
+  record Bench(
+      String profile,
+      int hosts,
+      int mbit,
+      boolean shuffleService,
+      int inputHosts,
+      String localityWait,
+      List<Variant> runs,
+      Options terasort) {}
+
+  @Override
+  public CommandOptions options() {
+    return OPTIONS;
+  }
+
+  static Bench parse(String[] args) {
+    Flags f = OPTIONS.parse(args);
+    List<String> names = List.of(f.string("--runs", "stock,rates-only,rpc").split(","));
+    boolean strict = f.has("--not-work-conserving");
+    // In the order given: on this machine the order of runs may matter, and reversing it shows.
+    List<Variant> runs = new ArrayList<>();
+    for (String name : names) {
+      Variant v =
+          VARIANTS.stream()
+              .filter(x -> x.name().equals(name))
+              .findFirst()
+              .orElseThrow(
+                  () ->
+                      new IllegalArgumentException(
+                          "--runs: expected some of stock,rates-only,rpc,fair, got "
+                              + String.join(",", names)));
+      runs.add(strict ? v.notWorkConserving() : v);
+    }
+    int hosts = f.positiveInt("--hosts", 6);
+    int cores = f.positiveInt("--cores", 2);
+    if (cores > TestbedYarn.VCORES) {
+      throw new IllegalArgumentException(
+          "--cores: a testbed NodeManager offers " + TestbedYarn.VCORES + ", got " + cores);
+    }
+    Options o =
+        new Options(
+            TerasortCommand.bytes(f.string("--size", "120m")),
+            f.positiveInt("--jobs", 3),
+            hosts,
+            cores,
+            f.positiveInt("--reducers", hosts),
+            f.positiveInt("--executor-memory", 1024),
+            "rpc",
+            Path.of(
+                f.string(
+                    "--work",
+                    Path.of(System.getProperty("java.io.tmpdir"), "coflow-terasort-yarn")
+                        .toString())),
+            f.has("--json"),
+            true,
+            true,
+            !strict,
+            null);
+    return new Bench(
+        f.string("--profile", "rpc-fig4"),
+        hosts,
+        f.positiveInt("--mbit", 10),
+        f.has("--shuffle-service"),
+        f.has("--input-hosts") ? f.positiveInt("--input-hosts", 1) : 0,
+        f.has("--locality-wait")
+            ? Math.round(f.nonNegativeDouble("--locality-wait", 0) * 1000) + "ms"
+            : null,
+        runs,
+        o);
+  }
+
+  @Override
+  public int run(String[] args, PrintStream out, PrintStream err, InputStream in) {
+    Bench b;
+    try {
+      b = parse(args);
+    } catch (IllegalArgumentException e) {
+      err.println(PREFIX + e.getMessage());
+      return USAGE;
+    }
+    Options o = b.terasort();
+    Path root = Path.of(System.getProperty("coflow.home", "."));
+    try {
+      Path spark = SparkDistribution.home(root, err);
+      Jars jars = Jars.find(root);
+      String hadoop = hadoopClassPath(root);
+      Files.createDirectories(o.work().resolve("logs"));
+      try (TestbedCommands.Session testbed =
+              TestbedCommands.session(b.profile(), b.hosts(), b.mbit(), err);
+          TestbedYarn yarn = startYarn(hadoop, jars, testbed, o, err)) {
+        Map<String, String> conf =
+            new LinkedHashMap<>(yarn.sparkConf(spark, b.hosts(), o.cores(), o.executorMemoryMb()));
+        if (b.shuffleService()) {
+          conf.putAll(TestbedYarn.serviceConf());
+        }
+        if (b.localityWait() != null) {
+          conf.put("spark.locality.wait", b.localityWait());
+        }
+        Cluster cluster =
+            new Cluster(
+                "yarn",
+                "YARN on the testbed ("
+                    + b.profile()
+                    + "), "
+                    + b.hosts()
+                    + " hosts x "
+                    + o.cores()
+                    + " core(s)"
+                    + (b.shuffleService() ? ", shuffle files kept by the NodeManagers" : "")
+                    + (b.inputHosts() > 0 ? ", input stored on the first " + b.inputHosts() : "")
+                    + (b.localityWait() != null ? ", locality wait " + b.localityWait() : ""),
+                conf,
+                Map.of("HADOOP_CONF_DIR", yarn.confDir().toString()),
+                TestbedSpark.linkConf(testbed.hosts()));
+        if (b.inputHosts() > testbed.hosts().size()) {
+          throw new IllegalStateException(
+              "--input-hosts " + b.inputHosts() + ": the testbed has " + testbed.hosts().size());
+        }
+        List<String> inputHosts =
+            testbed.hosts().stream().limit(b.inputHosts()).map(h -> h.name()).toList();
+        TerasortRuns runs = new TerasortRuns(spark, jars, o, cluster, inputHosts, err);
+        Path gen = runs.generate();
+        Map<String, JsonNode> results = new LinkedHashMap<>();
+        for (Variant v : b.runs()) {
+          results.put(v.name(), runs.sort(v, gen));
+        }
+        ObjectMapper json = new ObjectMapper();
+        ObjectNode summary = summary(json, results);
+        print(out, o, cluster, results, summary);
+        if (o.json()) {
+          out.println(json.writeValueAsString(summary));
+        }
+        return summary.get("valid").asBoolean() ? 0 : FAILURE;
+      }
+    } catch (IOException | IllegalStateException | InterruptedException e) {
+      return TerasortRuns.fail(PREFIX, e, err);
+    }
+  }
+
+  private static TestbedYarn startYarn(
+      String hadoop, Jars jars, TestbedCommands.Session testbed, Options o, PrintStream err)
+      throws IOException, InterruptedException {
+    err.printf(
+        Locale.ROOT,
+        "coflow: starting YARN (a ResourceManager, %d NodeManagers)%n",
+        testbed.hosts().size());
+    return TestbedYarn.start(
+        hadoop,
+        TestbedCommands.gateway(),
+        testbed.hosts(),
+        new TestbedYarn.Nodes(o.executorMemoryMb(), TestbedYarn.coflowService(jars.service())),
+        o.work().resolve("yarn"));
+  }
+
+  /** The Hadoop daemons' class path, as the yarn-scheduler module's build wrote it. */
+  static String hadoopClassPath(Path root) throws IOException {
+    Path file = root.resolve("integration-tests/yarn-daemons/target/hadoop-classpath.txt");
+    if (!Files.exists(file)) {
+      throw new IOException("no " + file + "; build with mvn package");
+    }
+    return Files.readString(file).trim();
+  }
+
+  /** The JSON summary: per run its averages and validity, overall validity, placement match. */
+  static ObjectNode summary(ObjectMapper json, Map<String, JsonNode> results) {
+    ObjectNode s = json.createObjectNode();
+    boolean valid = true;
+    for (JsonNode r : results.values()) {
+      valid &= r.get("valid").asBoolean();
+    }
+    s.put("valid", valid);
+    for (Map.Entry<String, JsonNode> e : results.entrySet()) {
+      ObjectNode n = s.putObject(e.getKey());
+      JsonNode r = e.getValue();
+      n.put("averageCct", TerasortRuns.mean(r, "shuffleSeconds"));
+      n.put("averageFetchCct", TerasortRuns.mean(r, "fetchSeconds"));
+      n.put("averageJobTime", TerasortRuns.mean(r, "jobSeconds"));
+      n.put("valid", r.get("valid").asBoolean());
+      var hosts = n.putArray("reduceHosts");
+      r.get("jobs").forEach(j -> hosts.add(j.get("reduceHosts")));
+    }
+    s.put(
+        "placementMatch",
+        TerasortRuns.placementMatch(results.getOrDefault("rpc", json.createObjectNode())));
+    return s;
+  }
+
+  private static void print(
+      PrintStream out,
+      Options o,
+      Cluster cluster,
+      Map<String, JsonNode> results,
+      ObjectNode summary) {
+    out.printf(
+        Locale.ROOT,
+        "terasort %s, %d jobs at once of 1/%d to all of the data, %s, %d reducers per job%n",
+        TerasortCommand.size(o),
+        o.jobs(),
+        o.jobs(),
+        cluster.description(),
+        o.reducers());
+    out.printf(
+        Locale.ROOT,
+        "%-11s %8s %8s %8s  %s%n",
+        "run",
+        "CCT s",
+        "fetch s",
+        "job s",
+        "reduce-task hosts");
+    for (Map.Entry<String, JsonNode> e : results.entrySet()) {
+      JsonNode jobs = e.getValue().get("jobs");
+      for (int j = 0; j < jobs.size(); j++) {
+        JsonNode job = jobs.get(j);
+        out.printf(
+            Locale.ROOT,
+            "%-11s %8.2f %8.2f %8.2f  %s%n",
+            j == 0 ? e.getKey() : "",
+            job.get("shuffleSeconds").asDouble(),
+            job.get("fetchSeconds").asDouble(),
+            job.get("jobSeconds").asDouble(),
+            "job " + j + ": " + job.get("reduceHosts"));
+      }
+    }
+    double stock = summary.path("stock").path("averageCct").asDouble(Double.NaN);
+    double stockFetch = summary.path("stock").path("averageFetchCct").asDouble(Double.NaN);
+    for (String name : results.keySet()) {
+      JsonNode n = summary.get(name);
+      double cct = n.get("averageCct").asDouble();
+      double fetch = n.get("averageFetchCct").asDouble();
+      out.printf(
+          Locale.ROOT,
+          "%-11s average CCT %7.2f s (%suntil the last fetch %.2f s%s), average job %7.2f s,"
+              + " output %s%n",
+          name,
+          cct,
+          Double.isNaN(stock)
+              ? ""
+              : String.format(Locale.ROOT, "%+.1f%% vs stock; ", 100 * (cct / stock - 1)),
+          fetch,
+          Double.isNaN(stockFetch)
+              ? ""
+              : String.format(Locale.ROOT, ", %+.1f%%", 100 * (fetch / stockFetch - 1)),
+          n.get("averageJobTime").asDouble(),
+          n.get("valid").asBoolean() ? "valid" : "INVALID");
+    }
+    out.printf(
+        Locale.ROOT,
+        "rpc reduce tasks where the coordinator placed them: %.1f%%%n",
+        100 * summary.get("placementMatch").asDouble());
+  }
+}

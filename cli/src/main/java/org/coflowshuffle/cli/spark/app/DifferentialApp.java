@@ -1,0 +1,171 @@
+/*
+ * Copyright The coflow-shuffle Authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package org.coflowshuffle.cli.spark.app;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.File;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.stream.IntStream;
+import org.apache.spark.api.java.JavaPairRDD;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import scala.Tuple2;
+
+/**
+ * Runs the same shuffling queries under whatever shuffle manager and plugins the application was
+ * submitted with, and writes a digest of each result: two runs, stock and with the plugin, must
+ * write equal digests. RDD {@code reduceByKey}, {@code groupByKey}, {@code sortByKey} and {@code
+ * join}; SQL join, aggregate and {@code ORDER BY}, each with adaptive execution on and off.
+ *
+ * <p>Usage: {@code DifferentialApp RESULT_JSON}.
+ */
+public final class DifferentialApp {
+
+  private static final int ROWS = 200_000;
+  private static final int PARTITIONS = 6;
+
+  private DifferentialApp() {}
+
+  public static void main(String[] args) throws Exception {
+    SparkSession spark = SparkSession.builder().getOrCreate();
+    JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+    ObjectNode out = new ObjectMapper().createObjectNode();
+    out.put("applicationId", sc.sc().applicationId());
+    ObjectNode results = out.putObject("results");
+    ReduceTaskLog log = new ReduceTaskLog();
+    sc.sc().addSparkListener(log);
+    Checker check =
+        (name, query) -> {
+          sc.setJobGroup(name, name, false);
+          results.put(name, query.call());
+          sc.clearJobGroup();
+        };
+    List<Integer> ids = IntStream.range(0, ROWS).boxed().toList();
+    // Skewed keys: key k appears about twice as often as key k + 1 in each decade.
+    JavaPairRDD<Integer, Long> pairs =
+        sc.parallelize(ids, PARTITIONS).mapToPair(i -> new Tuple2<>(skew(i), (long) i * 7 % 1000));
+    JavaPairRDD<Integer, String> names =
+        sc.parallelize(IntStream.range(0, 500).boxed().toList(), PARTITIONS)
+            .mapToPair(k -> new Tuple2<>(k, "name-" + k));
+
+    check.run(
+        "rdd reduceByKey", () -> unordered(pairs.reduceByKey(Long::sum, PARTITIONS).collect()));
+    check.run(
+        "rdd groupByKey",
+        () ->
+            unordered(
+                pairs
+                    .groupByKey(PARTITIONS)
+                    .mapValues(
+                        vs -> {
+                          List<Long> l = new ArrayList<>();
+                          vs.forEach(l::add);
+                          l.sort(null);
+                          return l.toString();
+                        })
+                    .collect()));
+    check.run("rdd sortByKey", () -> ordered(pairs.sortByKey(true, PARTITIONS).keys().collect()));
+    check.run("rdd join", () -> unordered(pairs.join(names, PARTITIONS).collect()));
+
+    spark
+        .range(ROWS)
+        .selectExpr("id", "id % 997 as k", "id * 31 % 1009 as v")
+        .createOrReplaceTempView("facts");
+    spark
+        .range(997)
+        .selectExpr("id as k", "concat('dim-', id) as label")
+        .createOrReplaceTempView("dims");
+    spark.conf().set("spark.sql.shuffle.partitions", String.valueOf(PARTITIONS));
+    spark.conf().set("spark.sql.autoBroadcastJoinThreshold", "-1"); // a real shuffle join
+    // With AQE on, reduce partitions of under 1 MB coalesce (not down to one per core, Spark's
+    // default), so that tasks read runs of reducers and the coordinator must place tasks.
+    spark.conf().set("spark.sql.adaptive.coalescePartitions.parallelismFirst", "false");
+    spark.conf().set("spark.sql.adaptive.advisoryPartitionSizeInBytes", "1m");
+    spark.conf().set("spark.sql.adaptive.coalescePartitions.minPartitionSize", "16k");
+    for (boolean aqe : new boolean[] {false, true}) {
+      spark.conf().set("spark.sql.adaptive.enabled", String.valueOf(aqe));
+      String suffix = aqe ? " (AQE on)" : " (AQE off)";
+      check.run(
+          "sql join" + suffix,
+          () ->
+              unordered(
+                  spark
+                      .sql("select f.id, d.label from facts f join dims d on f.k = d.k")
+                      .collectAsList()));
+      check.run(
+          "sql aggregate" + suffix,
+          () ->
+              unordered(
+                  spark.sql("select k, sum(v), count(*) from facts group by k").collectAsList()));
+      check.run(
+          "sql order by" + suffix,
+          () -> ordered(spark.sql("select id, v from facts order by v, id").collectAsList()));
+    }
+    ReduceTaskLog.drain(sc.sc());
+    boolean plugin = sc.getConf().get("spark.plugins", "").contains("CoflowPlugin");
+    ObjectNode placement = out.putObject("placement");
+    results
+        .fieldNames()
+        .forEachRemaining(
+            name -> {
+              ReduceTaskLog.Summary sum = log.summary(name, plugin);
+              ObjectNode n = placement.putObject(name);
+              n.put("reduceTasks", sum.tasks());
+              n.put("placed", sum.placed());
+            });
+    new ObjectMapper().writeValue(new File(args[0]), out);
+    spark.stop();
+  }
+
+  private static int skew(int i) {
+    int decade = i % 100 / 10;
+    return (i % 10 < 5 ? 0 : 1) + 2 * (i % 50) + decade % 2;
+  }
+
+  /** Runs one query in its own job group and records its digest. */
+  @FunctionalInterface
+  private interface Checker {
+    void run(String name, Callable<String> query) throws Exception;
+  }
+
+  /** Digest of a result whose order is not part of its meaning. */
+  private static String unordered(List<?> rows) throws Exception {
+    List<String> lines = new ArrayList<>();
+    for (Object r : rows) {
+      lines.add(text(r));
+    }
+    lines.sort(null);
+    return digest(lines);
+  }
+
+  /** Digest of a result whose order is part of its meaning. */
+  private static String ordered(List<?> rows) throws Exception {
+    List<String> lines = new ArrayList<>();
+    for (Object r : rows) {
+      lines.add(text(r));
+    }
+    return digest(lines);
+  }
+
+  private static String text(Object r) {
+    return r instanceof Row row ? row.mkString("|") : String.valueOf(r);
+  }
+
+  private static String digest(List<String> lines) throws Exception {
+    MessageDigest sha = MessageDigest.getInstance("SHA-256");
+    for (String l : lines) {
+      sha.update(l.getBytes(StandardCharsets.UTF_8));
+      sha.update((byte) '\n');
+    }
+    return lines.size() + " rows, sha256 " + HexFormat.of().formatHex(sha.digest());
+  }
+}

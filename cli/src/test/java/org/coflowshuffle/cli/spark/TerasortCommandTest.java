@@ -1,0 +1,73 @@
+/*
+ * Copyright The coflow-shuffle Authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package org.coflowshuffle.cli.spark;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import org.coflowshuffle.cli.spark.app.TerasortApp;
+import org.coflowshuffle.spark.CoflowPlugin;
+import org.coflowshuffle.spark.CoflowShuffleManager;
+import org.coflowshuffle.spark.CoflowSparkConf;
+import org.junit.jupiter.api.Test;
+
+class TerasortCommandTest {
+
+  @Test
+  void classNamesItPassesToSparkNameTheRealClasses() {
+    assertEquals(TerasortApp.class.getName(), TerasortCommand.APP_CLASS);
+    assertEquals(CoflowShuffleManager.class.getName(), TerasortCommand.SHUFFLE_MANAGER);
+    assertEquals(CoflowPlugin.NAME, TerasortCommand.PLUGIN);
+    assertEquals(CoflowSparkConf.SCHEME.name(), TerasortCommand.SCHEME_KEY);
+    assertEquals(CoflowSparkConf.WORK_CONSERVING.name(), TerasortCommand.WORK_CONSERVING_KEY);
+  }
+
+  @Test
+  void sizesArePowersOfTen() {
+    assertEquals(1_000_000_000L, TerasortCommand.bytes("1g"));
+    assertEquals(200_000_000L, TerasortCommand.bytes("200M"));
+    assertEquals(1_500_000L, TerasortCommand.bytes("1.5m"));
+    assertEquals(12_345L, TerasortCommand.bytes("12345"));
+    assertThrows(IllegalArgumentException.class, () -> TerasortCommand.bytes("lots"));
+    assertThrows(IllegalArgumentException.class, () -> TerasortCommand.bytes("50"));
+  }
+
+  @Test
+  void defaultsAndOptions() {
+    TerasortCommand.Options o = TerasortCommand.parse(new String[0]);
+    assertEquals(10_000_000L, o.rows());
+    assertEquals(3, o.jobs());
+    assertEquals("local-cluster[4,1,1024]", o.master());
+    assertEquals(4, o.reducers(), "one reducer per core by default");
+    o = TerasortCommand.parse(new String[] {"--executors", "2", "--cores", "2", "--json"});
+    assertEquals(4, o.reducers());
+    assertTrue(o.json());
+    assertEquals(null, o.coordinator());
+    o = TerasortCommand.parse(new String[] {"--coordinator", "coord.example:7390"});
+    assertEquals("coord.example:7390", o.coordinator());
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> TerasortCommand.parse(new String[] {"--coordinator", "coord.example"}));
+  }
+
+  @Test
+  void badArgumentsGiveOneLineAndStatusTwo() {
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int status =
+        new TerasortCommand()
+            .run(
+                new String[] {"--scheme", "nope"},
+                new PrintStream(new ByteArrayOutputStream()),
+                new PrintStream(err, true, StandardCharsets.UTF_8),
+                System.in);
+    assertEquals(2, status);
+    String text = err.toString(StandardCharsets.UTF_8);
+    assertTrue(text.startsWith("coflow terasort: unknown scheme \"nope\""), text);
+  }
+}

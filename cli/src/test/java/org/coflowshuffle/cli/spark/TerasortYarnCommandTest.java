@@ -1,0 +1,80 @@
+/*
+ * Copyright The coflow-shuffle Authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package org.coflowshuffle.cli.spark;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.coflowshuffle.cli.testbed.TestbedYarn;
+import org.coflowshuffle.spark.CoflowSparkConf;
+import org.junit.jupiter.api.Test;
+
+class TerasortYarnCommandTest {
+
+  @Test
+  void defaultsAreThePapersShapeWithAllThreeRuns() {
+    TerasortYarnCommand.Bench b = TerasortYarnCommand.parse(new String[0]);
+    assertEquals("rpc-fig4", b.profile());
+    assertEquals(6, b.hosts());
+    assertEquals(
+        List.of("stock", "rates-only", "rpc"),
+        b.runs().stream().map(TerasortRuns.Variant::name).toList());
+    assertTrue(b.terasort().mixed(), "jobs of three sizes");
+    assertEquals(6, b.terasort().reducers(), "one reducer per host");
+    assertEquals(2, b.terasort().cores());
+    assertEquals(10, b.mbit(), "links that bind, not the machine's CPU");
+    assertEquals(120_000_000L, b.terasort().bytes());
+    assertEquals(0, b.inputHosts());
+    assertEquals(null, b.localityWait(), "Spark's own");
+  }
+
+  @Test
+  void optionsAndBadRuns() {
+    TerasortYarnCommand.Bench b =
+        TerasortYarnCommand.parse(
+            new String[] {
+              "--runs", "rpc,stock", "--input-hosts", "3", "--hosts", "4", "--locality-wait", "10"
+            });
+    assertEquals(
+        List.of("rpc", "stock"),
+        b.runs().stream().map(TerasortRuns.Variant::name).toList(),
+        "in the order given");
+    assertEquals(3, b.inputHosts());
+    assertEquals("10000ms", b.localityWait(), "Spark reads whole numbers only");
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> TerasortYarnCommand.parse(new String[] {"--locality-wait", "-1"}));
+    assertEquals(8, TerasortYarnCommand.parse(new String[] {"--cores", "8"}).terasort().cores());
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> TerasortYarnCommand.parse(new String[] {"--cores", "9"}),
+        "more than a NodeManager offers");
+    assertEquals(4, b.terasort().reducers(), "one per host");
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> TerasortYarnCommand.parse(new String[] {"--runs", "stock,fast"}));
+    assertTrue(e.getMessage().startsWith("--runs"), e.getMessage());
+    TerasortRuns.Variant fair =
+        TerasortYarnCommand.parse(new String[] {"--runs", "fair"}).runs().get(0);
+    assertEquals("fair", fair.pluginConf().get(TerasortCommand.SCHEME_KEY), "the paper's baseline");
+    TerasortYarnCommand.Bench strict =
+        TerasortYarnCommand.parse(new String[] {"--not-work-conserving"});
+    assertEquals(null, strict.runs().get(0).pluginConf(), "stock stays stock");
+    assertEquals(
+        "false", strict.runs().get(2).pluginConf().get(CoflowSparkConf.WORK_CONSERVING.name()));
+  }
+
+  @Test
+  void settingsItPassesNameThePluginsKeys() {
+    assertEquals(CoflowSparkConf.PLACEMENT.name(), TerasortYarnCommand.PLACEMENT_KEY);
+    assertTrue(TestbedYarn.serviceConf().containsKey(CoflowSparkConf.SHUFFLE_SERVICE_PORT.name()));
+    assertEquals(
+        "false",
+        TerasortYarnCommand.VARIANTS.get(1).pluginConf().get(CoflowSparkConf.PLACEMENT.name()));
+  }
+}
