@@ -9,6 +9,9 @@ import org.apache.spark.api.plugin.DriverPlugin;
 import org.apache.spark.api.plugin.ExecutorPlugin;
 import org.apache.spark.api.plugin.PluginContext;
 import org.apache.spark.api.plugin.SparkPlugin;
+import org.coflowshuffle.spark.driver.CoflowDriverPlugin;
+import org.coflowshuffle.spark.executor.DriverLink;
+import org.coflowshuffle.spark.executor.PacedFetchInstaller;
 
 /**
  * The plugin users name in {@code spark.plugins}: the embedded coordinator on the driver, and on

@@ -10,6 +10,8 @@ import org.apache.spark.shuffle.ShuffleHandle;
 import org.apache.spark.shuffle.ShuffleWriteMetricsReporter;
 import org.apache.spark.shuffle.ShuffleWriter;
 import org.apache.spark.shuffle.sort.SortShuffleManager;
+import org.coflowshuffle.spark.driver.CoflowDriverPlugin;
+import org.coflowshuffle.spark.executor.ReportingShuffleWriter;
 import org.slf4j.LoggerFactory;
 
 /**

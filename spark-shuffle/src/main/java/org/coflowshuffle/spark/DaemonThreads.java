@@ -10,11 +10,11 @@ import java.util.concurrent.ThreadFactory;
  * Threads of the plugin's own: daemons, so that none of them keeps a driver or an executor JVM
  * alive after Spark stopped, and named, so that a thread dump says whose they are.
  */
-final class DaemonThreads {
+public final class DaemonThreads {
 
   private DaemonThreads() {}
 
-  static ThreadFactory named(String name) {
+  public static ThreadFactory named(String name) {
     return r -> {
       Thread t = new Thread(r, name);
       t.setDaemon(true);

@@ -14,7 +14,7 @@ import java.io.Serializable;
  * deserializes a reply on Spark's RPC thread with Spark's class loader, which cannot see classes
  * that came with {@code --jars}, and a reply it cannot read makes it drop the driver and exit.
  */
-final class Messages {
+public final class Messages {
 
   private Messages() {}
 
@@ -23,14 +23,14 @@ final class Messages {
    *
    * @param bytesPerReducer exact bytes written for each reduce partition
    */
-  record MapOutput(int shuffleId, int mapIndex, String executorId, long[] bytesPerReducer)
+  public record MapOutput(int shuffleId, int mapIndex, String executorId, long[] bytesPerReducer)
       implements Serializable {}
 
   /** An executor's paced block server listens at {@code host:port}. Reply: {@code true}. */
-  record PacedEndpoint(String executorId, String host, int port) implements Serializable {}
+  public record PacedEndpoint(String executorId, String host, int port) implements Serializable {}
 
   /** Where is the paced block server of an executor? Reply: {@code "host:port"}, or "" for none. */
-  record WhereIsPaced(String executorId) implements Serializable {}
+  public record WhereIsPaced(String executorId) implements Serializable {}
 
   /**
    * How fast may each reducer fetch what a shuffle holds for it on one executor? Question i is
@@ -43,11 +43,11 @@ final class Messages {
    *     ask: progress rides on the asks, so the coordinator sees what is left while flows run, not
    *     only when they end
    */
-  record RateQueries(
+  public record RateQueries(
       int[] shuffleIds, int[] reducers, String[] sources, long[] delivered, String fetchingExecutor)
       implements Serializable {}
 
   /** A reducer received {@code bytes} from an executor (what no ask carried). Sent, no reply. */
-  record Delivered(int shuffleId, int reducer, String sourceExecutor, long bytes)
+  public record Delivered(int shuffleId, int reducer, String sourceExecutor, long bytes)
       implements Serializable {}
 }

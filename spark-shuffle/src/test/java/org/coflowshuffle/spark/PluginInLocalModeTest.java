@@ -16,6 +16,7 @@ import java.util.stream.IntStream;
 import org.apache.spark.SparkConf;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.coflowshuffle.coordinator.live.ShufflePlacement;
+import org.coflowshuffle.spark.driver.CoflowDriverPlugin;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import scala.Tuple2;

@@ -4,8 +4,8 @@
  */
 package org.coflowshuffle.cli.spark.app;
 
-import org.coflowshuffle.spark.CoflowDriverPlugin;
-import org.coflowshuffle.spark.GrowingCluster;
+import org.coflowshuffle.spark.driver.CoflowDriverPlugin;
+import org.coflowshuffle.spark.driver.GrowingCluster;
 
 /**
  * Compares where a reduce task ran with where the coordinator placed it. A class of its own so that

@@ -2,13 +2,15 @@
  * Copyright The coflow-shuffle Authors
  * SPDX-License-Identifier: Apache-2.0
  */
-package org.coflowshuffle.spark;
+package org.coflowshuffle.spark.internal;
 
 import static net.bytebuddy.matcher.ElementMatchers.named;
 import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
 import java.lang.instrument.Instrumentation;
 import java.util.Properties;
+import java.util.function.BiConsumer;
+import java.util.function.BiFunction;
 import net.bytebuddy.agent.ByteBuddyAgent;
 import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.asm.Advice;
@@ -18,19 +20,26 @@ import net.bytebuddy.asm.Advice;
  * this, so {@link PreferredLocationsAdvice} is woven into the running driver JVM (a self-attached
  * agent, so no extra JVM flag), once per JVM; each application then sets or clears its placer.
  */
-final class PreferredLocationsHook {
+public final class PreferredLocationsHook {
 
   private static boolean woven;
 
   private PreferredLocationsHook() {}
 
   /**
-   * Weaves the advice if not yet done and makes {@code placer} answer.
+   * Weaves the advice if not yet done and makes the placer's three functions answer.
    *
+   * @param stage a stage is being submitted for a job: {@code (Stage, Integer jobId)}
+   * @param shuffle one reducer's location: {@code (ShuffleDependency, Integer reducer)} to a Scala
+   *     {@code Seq} of locations, or null for Spark's own answer
+   * @param rdd a partition's location: {@code (RDD, Partition)} to a {@code Seq}, or null
    * @throws IllegalStateException when the JVM refuses the agent (for example a JRE without the
    *     attach module); Spark's placement then stays
    */
-  static synchronized void install(ReducerPlacer placer) {
+  public static synchronized void install(
+      BiConsumer<Object, Object> stage,
+      BiFunction<Object, Object, Object> shuffle,
+      BiFunction<Object, Object, Object> rdd) {
     if (!woven) {
       Instrumentation inst;
       try {
@@ -64,13 +73,13 @@ final class PreferredLocationsHook {
       woven = true;
     }
     Properties p = System.getProperties();
-    p.put(PreferredLocationsAdvice.STAGE_KEY, placer.stageHook());
-    p.put(PreferredLocationsAdvice.SHUFFLE_KEY, placer);
-    p.put(PreferredLocationsAdvice.RDD_KEY, placer.rddHook());
+    p.put(PreferredLocationsAdvice.STAGE_KEY, stage);
+    p.put(PreferredLocationsAdvice.SHUFFLE_KEY, shuffle);
+    p.put(PreferredLocationsAdvice.RDD_KEY, rdd);
   }
 
   /** Spark's own placement again, for every later call. */
-  static synchronized void uninstall() {
+  public static synchronized void uninstall() {
     Properties p = System.getProperties();
     p.remove(PreferredLocationsAdvice.STAGE_KEY);
     p.remove(PreferredLocationsAdvice.SHUFFLE_KEY);

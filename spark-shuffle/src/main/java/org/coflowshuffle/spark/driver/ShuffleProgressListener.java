@@ -2,7 +2,7 @@
  * Copyright The coflow-shuffle Authors
  * SPDX-License-Identifier: Apache-2.0
  */
-package org.coflowshuffle.spark;
+package org.coflowshuffle.spark.driver;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -2,7 +2,7 @@
  * Copyright The coflow-shuffle Authors
  * SPDX-License-Identifier: Apache-2.0
  */
-package org.coflowshuffle.spark;
+package org.coflowshuffle.spark.executor;
 
 import com.codahale.metrics.MetricSet;
 import io.netty.buffer.ByteBuf;
@@ -36,6 +36,8 @@ import org.apache.spark.network.shuffle.MergedBlocksMetaListener;
 import org.apache.spark.network.shuffle.checksum.Cause;
 import org.coflowshuffle.ratelimit.BlockSource;
 import org.coflowshuffle.ratelimit.PacedFetchClient;
+import org.coflowshuffle.spark.DaemonThreads;
+import org.coflowshuffle.spark.Messages;
 
 /**
  * The executor's block client with remote shuffle fetches moved onto the paced transport: each

@@ -2,7 +2,7 @@
  * Copyright The coflow-shuffle Authors
  * SPDX-License-Identifier: Apache-2.0
  */
-package org.coflowshuffle.spark;
+package org.coflowshuffle.spark.internal;
 
 import java.util.Properties;
 import java.util.Set;
@@ -26,14 +26,14 @@ import scala.Option;
  * owns the active jobs, so reading them needs no lock. Spark keeps those internals private to its
  * own packages; if they change, every job weighs 1 and the log says why once.
  */
-final class PoolWeights implements IntToDoubleFunction {
+public final class PoolWeights implements IntToDoubleFunction {
 
   private static final Logger LOG = LoggerFactory.getLogger(PoolWeights.class);
 
   private final SparkContext sc;
   private final Set<String> warned = ConcurrentHashMap.newKeySet();
 
-  PoolWeights(SparkContext sc) {
+  public PoolWeights(SparkContext sc) {
     this.sc = sc;
   }
 

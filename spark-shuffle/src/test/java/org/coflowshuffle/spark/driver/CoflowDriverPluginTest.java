@@ -2,7 +2,7 @@
  * Copyright The coflow-shuffle Authors
  * SPDX-License-Identifier: Apache-2.0
  */
-package org.coflowshuffle.spark;
+package org.coflowshuffle.spark.driver;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import org.coflowshuffle.coordinator.live.ExecutorSlots;
 import org.coflowshuffle.coordinator.live.LiveCoordinator;
 import org.coflowshuffle.core.policy.SchemeOptions;
+import org.coflowshuffle.spark.Messages;
 import org.junit.jupiter.api.Test;
 
 /** How the driver answers an executor's rate questions, against a real embedded coordinator. */

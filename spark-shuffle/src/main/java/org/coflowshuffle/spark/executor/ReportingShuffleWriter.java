@@ -2,11 +2,12 @@
  * Copyright The coflow-shuffle Authors
  * SPDX-License-Identifier: Apache-2.0
  */
-package org.coflowshuffle.spark;
+package org.coflowshuffle.spark.executor;
 
 import java.io.IOException;
 import org.apache.spark.scheduler.MapStatus;
 import org.apache.spark.shuffle.ShuffleWriter;
+import org.coflowshuffle.spark.Messages;
 import scala.Option;
 import scala.Product2;
 import scala.collection.Iterator;
@@ -16,13 +17,13 @@ import scala.collection.Iterator;
  * succeeded. The report is sent before the task ends, so the driver knows every size by the time
  * the reduce stage asks where its tasks should run.
  */
-final class ReportingShuffleWriter<K, V> extends ShuffleWriter<K, V> {
+public final class ReportingShuffleWriter<K, V> extends ShuffleWriter<K, V> {
 
   private final ShuffleWriter<K, V> delegate;
   private final int shuffleId;
   private final int mapIndex;
 
-  ReportingShuffleWriter(ShuffleWriter<K, V> delegate, int shuffleId, int mapIndex) {
+  public ReportingShuffleWriter(ShuffleWriter<K, V> delegate, int shuffleId, int mapIndex) {
     this.delegate = delegate;
     this.shuffleId = shuffleId;
     this.mapIndex = mapIndex;

@@ -2,7 +2,7 @@
  * Copyright The coflow-shuffle Authors
  * SPDX-License-Identifier: Apache-2.0
  */
-package org.coflowshuffle.spark;
+package org.coflowshuffle.spark.executor;
 
 import java.util.Arrays;
 import java.util.Map;
@@ -10,6 +10,8 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.spark.api.plugin.PluginContext;
+import org.coflowshuffle.spark.CoflowPlugin;
+import org.coflowshuffle.spark.Messages;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -20,7 +22,7 @@ import org.slf4j.LoggerFactory;
  * <p>Nothing here ever fails a task: a report that cannot be delivered leaves that shuffle to
  * Spark's placement, a rate that cannot be learned is no limit, and the log says so once.
  */
-final class DriverLink {
+public final class DriverLink {
 
   private static final Logger LOG = LoggerFactory.getLogger(DriverLink.class);
   private static volatile PluginContext context;
@@ -30,11 +32,11 @@ final class DriverLink {
 
   private DriverLink() {}
 
-  static void connect(PluginContext ctx) {
+  public static void connect(PluginContext ctx) {
     context = ctx;
   }
 
-  static void disconnect() {
+  public static void disconnect() {
     context = null;
     endpoints.clear();
   }

@@ -2,7 +2,7 @@
  * Copyright The coflow-shuffle Authors
  * SPDX-License-Identifier: Apache-2.0
  */
-package org.coflowshuffle.spark;
+package org.coflowshuffle.spark.driver;
 
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -21,6 +21,11 @@ import org.coflowshuffle.coordinator.client.RemoteCoordinator;
 import org.coflowshuffle.coordinator.live.LiveCoordinator;
 import org.coflowshuffle.coordinator.live.ShuffleCoordinator;
 import org.coflowshuffle.coordinator.live.ShufflePlacement;
+import org.coflowshuffle.spark.CoflowSparkConf;
+import org.coflowshuffle.spark.DaemonThreads;
+import org.coflowshuffle.spark.Messages;
+import org.coflowshuffle.spark.internal.PoolWeights;
+import org.coflowshuffle.spark.internal.PreferredLocationsHook;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -64,7 +69,7 @@ public final class CoflowDriverPlugin implements DriverPlugin {
     if (conf.placement()) {
       try {
         ReducerPlacer p = new ReducerPlacer(coordinator, new PoolWeights(sc));
-        PreferredLocationsHook.install(p);
+        PreferredLocationsHook.install(p.stageHook(), p, p.rddHook());
         placer = p;
         LOG.info(
             "coflow: reducers are placed by {}",
@@ -216,7 +221,7 @@ public final class CoflowDriverPlugin implements DriverPlugin {
   }
 
   /** Called by the shuffle manager when Spark drops a shuffle. */
-  static void forgetShuffle(int shuffleId) {
+  public static void forgetShuffle(int shuffleId) {
     ShuffleCoordinator c = current;
     if (c != null) {
       c.forget(shuffleId);

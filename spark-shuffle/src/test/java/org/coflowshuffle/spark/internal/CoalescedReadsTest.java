@@ -2,7 +2,7 @@
  * Copyright The coflow-shuffle Authors
  * SPDX-License-Identifier: Apache-2.0
  */
-package org.coflowshuffle.spark;
+package org.coflowshuffle.spark.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -13,6 +13,9 @@ import java.util.Optional;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.coflowshuffle.coordinator.live.ShufflePlacement;
+import org.coflowshuffle.spark.CoflowPlugin;
+import org.coflowshuffle.spark.CoflowShuffleManager;
+import org.coflowshuffle.spark.driver.CoflowDriverPlugin;
 import org.junit.jupiter.api.Test;
 
 /**

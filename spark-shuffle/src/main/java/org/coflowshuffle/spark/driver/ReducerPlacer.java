@@ -2,9 +2,8 @@
  * Copyright The coflow-shuffle Authors
  * SPDX-License-Identifier: Apache-2.0
  */
-package org.coflowshuffle.spark;
+package org.coflowshuffle.spark.driver;
 
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -16,18 +15,14 @@ import java.util.function.BiConsumer;
 import java.util.function.BiFunction;
 import java.util.function.IntToDoubleFunction;
 import java.util.stream.IntStream;
-import org.apache.spark.Dependency;
 import org.apache.spark.Partition;
 import org.apache.spark.ShuffleDependency;
-import org.apache.spark.rdd.CoGroupedRDD;
-import org.apache.spark.rdd.RDD;
-import org.apache.spark.rdd.SubtractedRDD;
-import org.apache.spark.scheduler.ShuffleMapStage;
-import org.apache.spark.scheduler.Stage;
 import org.coflowshuffle.coordinator.live.PlacementUnavailable;
 import org.coflowshuffle.coordinator.live.ReduceTaskRanges;
 import org.coflowshuffle.coordinator.live.ShuffleCoordinator;
 import org.coflowshuffle.coordinator.live.ShufflePlacement;
+import org.coflowshuffle.spark.internal.CoalescedReads;
+import org.coflowshuffle.spark.internal.StageReads;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import scala.jdk.javaapi.CollectionConverters;
@@ -94,31 +89,20 @@ final class ReducerPlacer implements BiFunction<Object, Object, Object> {
    * coflow.
    */
   BiConsumer<Object, Object> stageHook() {
-    return (stage, jobId) -> stageSubmitted((Stage) stage, (Integer) jobId);
+    return (stage, jobId) -> stageSubmitted(StageReads.submitted(stage), (Integer) jobId);
   }
 
   /** For {@code RDD.getPreferredLocations}: the location of a cogroup's partition, or null. */
   BiFunction<Object, Object, Object> rddHook() {
     return (rdd, partition) -> {
-      if (!(rdd instanceof CoGroupedRDD) && !(rdd instanceof SubtractedRDD)) {
-        return null; // every other RDD keeps Spark's default of no preference
-      }
-      for (Dependency<?> d : CollectionConverters.asJava(((RDD<?>) rdd).dependencies())) {
-        if (d instanceof ShuffleDependency<?, ?, ?> dep) {
-          return location(dep, ((Partition) partition).index());
-        }
-      }
-      return null;
+      ShuffleDependency<?, ?, ?> dep = StageReads.cogroupShuffle(rdd);
+      // every other RDD keeps Spark's default of no preference
+      return dep == null ? null : location(dep, ((Partition) partition).index());
     };
   }
 
-  private void stageSubmitted(Stage stage, int jobId) {
-    List<ShuffleDependency<?, ?, ?>> deps = new ArrayList<>();
-    for (Stage parent : CollectionConverters.asJava(stage.parents())) {
-      if (parent instanceof ShuffleMapStage map) {
-        deps.add(map.shuffleDep());
-      }
-    }
+  private void stageSubmitted(StageReads.Submitted stage, int jobId) {
+    List<ShuffleDependency<?, ?, ?>> deps = stage.shuffles();
     if (deps.isEmpty()) {
       return;
     }

@@ -2,7 +2,7 @@
  * Copyright The coflow-shuffle Authors
  * SPDX-License-Identifier: Apache-2.0
  */
-package org.coflowshuffle.spark;
+package org.coflowshuffle.spark.driver;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -17,6 +17,7 @@ import org.apache.hadoop.yarn.api.records.Resource;
 import org.apache.hadoop.yarn.client.api.YarnClient;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.spark.SparkConf;
+import org.coflowshuffle.spark.DaemonThreads;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -2,14 +2,16 @@
  * Copyright The coflow-shuffle Authors
  * SPDX-License-Identifier: Apache-2.0
  */
-package org.coflowshuffle.spark;
+package org.coflowshuffle.spark.executor;
 
-import java.lang.reflect.Field;
 import org.apache.spark.SparkEnv;
 import org.apache.spark.api.plugin.PluginContext;
 import org.apache.spark.network.shuffle.BlockStoreClient;
 import org.apache.spark.storage.BlockManager;
 import org.coflowshuffle.ratelimit.PacedBlockServer;
+import org.coflowshuffle.spark.CoflowSparkConf;
+import org.coflowshuffle.spark.Messages;
+import org.coflowshuffle.spark.internal.BlockClientSwap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -18,13 +20,13 @@ import org.slf4j.LoggerFactory;
  * files it writes, tells the driver where it listens, and makes its block manager fetch remote
  * shuffle blocks through a {@link PacedShuffleClient}.
  *
- * <p>Spark has no setting for the block client an executor uses: {@code BlockManager} keeps it in a
- * final field set at start-up, read by every shuffle fetch. It is swapped once, by reflection,
- * before any task runs. With the external shuffle service on, the executor serves nothing itself:
- * the coflow NodeManager service ({@code yarn-scheduler/}) serves every node's files, paced, on
- * {@code spark.coflow.shuffleService.port}; without that setting fetches stay Spark's.
+ * <p>Spark has no setting for the block client an executor uses: it is swapped once, before any
+ * task runs ({@link BlockClientSwap}). With the external shuffle service on, the executor serves
+ * nothing itself: the coflow NodeManager service ({@code yarn-scheduler/}) serves every node's
+ * files, paced, on {@code spark.coflow.shuffleService.port}; without that setting fetches stay
+ * Spark's.
  */
-final class PacedFetchInstaller implements AutoCloseable {
+public final class PacedFetchInstaller implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(PacedFetchInstaller.class);
 
@@ -37,7 +39,7 @@ final class PacedFetchInstaller implements AutoCloseable {
   }
 
   /** Installs the paced transport; null (and one log line) when this executor cannot have it. */
-  static PacedFetchInstaller install(PluginContext ctx) {
+  public static PacedFetchInstaller install(PluginContext ctx) {
     String master = ctx.conf().get("spark.master", "");
     if (master.equals("local") || master.startsWith("local[")) {
       LOG.info("coflow: local mode: every shuffle block is read in this JVM, nothing to pace");
@@ -63,9 +65,7 @@ final class PacedFetchInstaller implements AutoCloseable {
     PacedBlockServer server = external ? null : new PacedBlockServer(new ShuffleBlockSource(), 2);
     try {
       BlockManager bm = SparkEnv.get().blockManager();
-      Field field = BlockManager.class.getDeclaredField("blockStoreClient");
-      field.setAccessible(true);
-      BlockStoreClient spark = (BlockStoreClient) field.get(bm);
+      BlockStoreClient spark = BlockClientSwap.current(bm);
       PacedShuffleClient client;
       if (external) {
         client =
@@ -86,7 +86,7 @@ final class PacedFetchInstaller implements AutoCloseable {
         }
         LOG.info("coflow: paced block server on {}:{}", host, port);
       }
-      field.set(bm, client);
+      BlockClientSwap.replace(bm, client);
       return new PacedFetchInstaller(server, client);
     } catch (Exception | LinkageError e) {
       if (server != null) {
@@ -104,7 +104,7 @@ final class PacedFetchInstaller implements AutoCloseable {
    * Logs how many bytes this executor has fetched paced so far, when that changed: after each task,
    * so the figure is in the log even when the executor is killed before it shuts down cleanly.
    */
-  synchronized void logPacedBytes() {
+  public synchronized void logPacedBytes() {
     long total = PacedShuffleClient.pacedBytes.get();
     if (total != logged) {
       logged = total;

@@ -2,7 +2,7 @@
  * Copyright The coflow-shuffle Authors
  * SPDX-License-Identifier: Apache-2.0
  */
-package org.coflowshuffle.spark;
+package org.coflowshuffle.spark.executor;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -33,6 +33,7 @@ import org.apache.spark.network.shuffle.BlockStoreClient;
 import org.apache.spark.network.shuffle.DownloadFileManager;
 import org.coflowshuffle.ratelimit.BlockSource;
 import org.coflowshuffle.ratelimit.PacedBlockServer;
+import org.coflowshuffle.spark.Messages;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

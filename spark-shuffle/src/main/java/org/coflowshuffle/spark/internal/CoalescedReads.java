@@ -2,7 +2,7 @@
  * Copyright The coflow-shuffle Authors
  * SPDX-License-Identifier: Apache-2.0
  */
-package org.coflowshuffle.spark;
+package org.coflowshuffle.spark.internal;
 
 import java.util.ArrayDeque;
 import java.util.Collections;
@@ -32,7 +32,7 @@ import scala.jdk.javaapi.CollectionConverters;
  * <p>Reads it cannot place are refused with the reason: skew-join splits and the local shuffle
  * reader divide by map output, which Spark places by where the map output is.
  */
-final class CoalescedReads {
+public final class CoalescedReads {
 
   private CoalescedReads() {}
 
@@ -45,7 +45,7 @@ final class CoalescedReads {
    *
    * @throws PlacementUnavailable when its tasks read shuffles otherwise than by runs of reducers
    */
-  static ReduceTaskRanges of(RDD<?> stageRdd, int reducers) throws PlacementUnavailable {
+  public static ReduceTaskRanges of(RDD<?> stageRdd, int reducers) throws PlacementUnavailable {
     ReduceTaskRanges found = null;
     Set<RDD<?>> seen = Collections.newSetFromMap(new IdentityHashMap<>());
     Deque<Step> todo = new ArrayDeque<>();
