@@ -9,31 +9,22 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
-import java.net.InetSocketAddress;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
 import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
-import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.function.IntFunction;
 import org.coflowshuffle.cli.Command;
 import org.coflowshuffle.cli.CommandOptions;
-import org.coflowshuffle.cli.Flags;
 import org.coflowshuffle.coordinator.client.CoordinatorClient;
 import org.coflowshuffle.coordinator.live.ExecutorSlots;
 import org.coflowshuffle.coordinator.live.LiveCoordinator;
@@ -97,54 +88,12 @@ public final class CoordinatorBenchCommand implements Command {
     return OPTIONS;
   }
 
-  /** A flow a fetcher asks the rate of: reducer r of shuffle s, placed on at, from source. */
-  private record FlowRef(int shuffle, int reducer, String source, String at) {}
-
-  /** One shuffle's map output: per map, its executor and its bytes for each reducer. */
-  private record MapOutputs(String[] executor, long[][] bytes) {
-
-    /** 1–100 MB per map and reducer, each map on a random one of the hosts' executors. */
-    static MapOutputs draw(Setting set, Random random) {
-      String[] executor = new String[set.maps()];
-      long[][] bytes = new long[set.maps()][set.reducers()];
-      for (int m = 0; m < executor.length; m++) {
-        for (int r = 0; r < set.reducers(); r++) {
-          bytes[m][r] = 1_000_000L + random.nextInt(100_000_000);
-        }
-        executor[m] = String.valueOf(random.nextInt(set.hosts()));
-      }
-      return new MapOutputs(executor, bytes);
-    }
-
-    /** Adds shuffle {@code s}'s flows that cross the network, its reducers placed on {@code at}. */
-    void addFlows(List<FlowRef> flows, int s, IntFunction<String> at) {
-      List<String> sources = Arrays.stream(executor).distinct().toList();
-      for (int r = 0; r < bytes[0].length; r++) {
-        for (String src : sources) {
-          if (!src.equals(at.apply(r))) {
-            flows.add(new FlowRef(s, r, src, at.apply(r)));
-          }
-        }
-      }
-    }
-  }
-
-  /** The flows' indices in a random order: the order completions finish them, each once. */
-  private static Deque<Integer> completionOrder(List<FlowRef> flows, Random random) {
-    List<Integer> order = new ArrayList<>();
-    for (int k = 0; k < flows.size(); k++) {
-      order.add(k);
-    }
-    Collections.shuffle(order, random);
-    return new ConcurrentLinkedDeque<>(order);
-  }
-
   @Override
   public int run(String[] args, PrintStream out, PrintStream err, InputStream in) {
-    Setting set;
+    BenchSetting set;
     CoordinatorConf conf;
     try {
-      set = Setting.parse(args);
+      set = BenchSetting.parse(OPTIONS.parse(args));
       conf =
           CoordinatorConf.from(
               Map.of(
@@ -168,7 +117,10 @@ public final class CoordinatorBenchCommand implements Command {
     CoordinatorServer local = null;
     try {
       local = set.connect() == null ? CoordinatorServer.start(conf) : null;
-      Probe server = local != null ? new InProcess(local) : new Remote(set.connect(), set.http());
+      CoordinatorProbe server =
+          local != null
+              ? new CoordinatorProbe.InProcess(local)
+              : new CoordinatorProbe.Remote(set.connect(), set.http());
       return drive(server, set, threads, out, err);
     } catch (Exception e) {
       err.println(PREFIX + Command.oneLine(String.valueOf(e.getMessage())));
@@ -181,58 +133,12 @@ public final class CoordinatorBenchCommand implements Command {
     }
   }
 
-  /** The command's options; {@code connect} and {@code http} are null for a coordinator here. */
-  private record Setting(
-      int hosts,
-      int coflows,
-      int maps,
-      int reducers,
-      int fetchers,
-      int events,
-      int pacedRate,
-      int warmupSeconds,
-      int pacedSeconds,
-      int completionEvery,
-      String policy,
-      InetSocketAddress connect,
-      InetSocketAddress http,
-      boolean direct,
-      int decisions,
-      boolean json) {
-
-    static Setting parse(String[] args) {
-      Flags f = OPTIONS.parse(args);
-      InetSocketAddress connect =
-          f.has("--connect") ? address("--connect", f.string("--connect", "")) : null;
-      InetSocketAddress http = f.has("--http") ? address("--http", f.string("--http", "")) : null;
-      if ((connect == null) != (http == null)) {
-        throw new IllegalArgumentException("--connect and --http go together");
-      }
-      if (connect != null && f.has("--direct")) {
-        throw new IllegalArgumentException("--direct times a coordinator here, not --connect");
-      }
-      return new Setting(
-          f.positiveInt("--hosts", 100),
-          f.positiveInt("--coflows", 100),
-          f.positiveInt("--maps", 10),
-          f.positiveInt("--reducers", 10),
-          f.positiveInt("--fetchers", 4),
-          f.positiveInt("--events", 200_000),
-          f.positiveInt("--paced-rate", 2000),
-          f.nonNegativeInt("--warmup-seconds", 10),
-          f.positiveInt("--paced-seconds", 5),
-          f.positiveInt("--completion-every", 10),
-          f.string("--policy", "rpc"),
-          connect,
-          http,
-          f.has("--direct"),
-          f.positiveInt("--decisions", 1000),
-          f.has("--json"));
-    }
-  }
-
   private static int drive(
-      Probe server, Setting set, ExecutorService threads, PrintStream out, PrintStream err)
+      CoordinatorProbe server,
+      BenchSetting set,
+      ExecutorService threads,
+      PrintStream out,
+      PrintStream err)
       throws Exception {
     int hosts = set.hosts();
     int coflows = set.coflows();
@@ -255,10 +161,10 @@ public final class CoordinatorBenchCommand implements Command {
 
       // Arrivals: each shuffle's map output, then its placement, one after another.
       double[] placeSeconds = new double[coflows];
-      List<FlowRef> flows = new ArrayList<>();
+      List<BenchLoad.FlowRef> flows = new ArrayList<>();
       for (int s = 0; s < coflows; s++) {
         driver.send(new Message.RegisterShuffle(app, s, maps, reducers));
-        MapOutputs mo = MapOutputs.draw(set, random);
+        BenchLoad.MapOutputs mo = BenchLoad.MapOutputs.draw(set, random);
         for (int m = 0; m < maps; m++) {
           String at = mo.executor()[m];
           driver.send(new Message.MapOutput(app, s, m, "h" + at, at, mo.bytes()[m]));
@@ -301,7 +207,7 @@ public final class CoordinatorBenchCommand implements Command {
               CoordinatorClient.connect(server.address(), "bench-fetcher-" + i, null, WAIT));
         }
         for (int k = 0; k < flows.size(); k++) {
-          FlowRef fl = flows.get(k);
+          BenchLoad.FlowRef fl = flows.get(k);
           clients
               .get(k % fetchers)
               .send(new Message.RateRequest(app, fl.shuffle(), fl.reducer(), fl.source(), fl.at()));
@@ -310,7 +216,7 @@ public final class CoordinatorBenchCommand implements Command {
           barrier(c, 1);
         }
 
-        Deque<Integer> unfinished = completionOrder(flows, random);
+        Deque<Integer> unfinished = BenchLoad.completionOrder(flows, random);
 
         // Paced first, while most flows are unfinished: the latency a cluster at this rate sees,
         // after a warm-up at the same pace that is not measured.
@@ -326,7 +232,7 @@ public final class CoordinatorBenchCommand implements Command {
           barrier(c, 4);
         }
         double pacedElapsed = (System.nanoTime() - start) / 1e9;
-        Window pacedWindow = server.since(before);
+        CoordinatorProbe.Window pacedWindow = server.since(before);
 
         // Then open loop: every fetcher sends its share of the events as fast as it can.
         before = server.mark();
@@ -341,7 +247,7 @@ public final class CoordinatorBenchCommand implements Command {
                   () -> {
                     Random r = new Random(seed);
                     for (int e = 0; e < share; e++) {
-                      c.send(event(app, flows, unfinished, r, e % completionEvery == 0));
+                      c.send(BenchLoad.event(app, flows, unfinished, r, e % completionEvery == 0));
                     }
                     barrier(c, 2);
                     return null;
@@ -352,7 +258,7 @@ public final class CoordinatorBenchCommand implements Command {
         }
         double openSeconds = (System.nanoTime() - t0) / 1e9;
         int sent = events / fetchers * fetchers;
-        Window openWindow = server.since(before);
+        CoordinatorProbe.Window openWindow = server.since(before);
 
         Arrays.sort(placeSeconds);
         Map<String, Object> r = new LinkedHashMap<>();
@@ -360,8 +266,8 @@ public final class CoordinatorBenchCommand implements Command {
         r.put("hosts", hosts);
         r.put("coflows", coflows);
         r.put("flows", flows.size());
-        r.put("placementP50Ms", ms(quantile(placeSeconds, 0.5)));
-        r.put("placementP99Ms", ms(quantile(placeSeconds, 0.99)));
+        r.put("placementP50Ms", ms(CoordinatorProbe.quantile(placeSeconds, 0.5)));
+        r.put("placementP99Ms", ms(CoordinatorProbe.quantile(placeSeconds, 0.99)));
         r.put("pacedRate", pacedRate);
         r.put("pacedAchieved", Math.round(paced / pacedElapsed));
         r.put("pacedDecisions", pacedWindow.decisions());
@@ -397,165 +303,8 @@ public final class CoordinatorBenchCommand implements Command {
     }
   }
 
-  /** HOST:PORT as an address; the flag's name in the error. */
-  private static InetSocketAddress address(String flag, String value) {
-    int colon = value.lastIndexOf(':');
-    try {
-      if (colon > 0) {
-        return new InetSocketAddress(
-            value.substring(0, colon), Integer.parseInt(value.substring(colon + 1)));
-      }
-    } catch (IllegalArgumentException e) {
-      // falls through to the one message below
-    }
-    throw new IllegalArgumentException(flag + " wants HOST:PORT, got \"" + value + "\"");
-  }
-
-  /** What the coordinator did between two marks: decisions, flow rates pushed, latency p50/p99. */
-  private record Window(long decisions, long ratesPushed, double p50, double p99) {}
-
-  /** The coordinator under test, and how its counters are read. */
-  private interface Probe {
-    InetSocketAddress address();
-
-    /** Its counters now, to measure from. */
-    long[] mark() throws IOException, InterruptedException;
-
-    Window since(long[] mark) throws IOException, InterruptedException;
-
-    String describe();
-  }
-
-  /** A coordinator in this JVM: every decision's latency, exact. */
-  private record InProcess(CoordinatorServer server) implements Probe {
-    @Override
-    public InetSocketAddress address() {
-      return server.address();
-    }
-
-    @Override
-    public long[] mark() {
-      return new long[] {server.decisions(), server.ratesPushed()};
-    }
-
-    @Override
-    public Window since(long[] mark) {
-      double[] latency = server.decisionLatenciesSince(mark[0]);
-      Arrays.sort(latency);
-      return new Window(
-          latency.length,
-          server.ratesPushed() - mark[1],
-          quantile(latency, 0.5),
-          quantile(latency, 0.99));
-    }
-
-    @Override
-    public String describe() {
-      return "in this JVM; latency from every decision";
-    }
-  }
-
-  /**
-   * A coordinator elsewhere (its own JVM, say pinned to its own core): its {@code /metrics}, with
-   * latency quantiles from the histogram's buckets, interpolated within a bucket as Prometheus'
-   * {@code histogram_quantile} does. Whether p99 is within 10 ms is exact, a bucket ending there.
-   */
-  private static final class Remote implements Probe {
-    private static final String BUCKET = "coflow_decision_latency_seconds_bucket{le=\"";
-    private final InetSocketAddress address;
-    private final URI metrics;
-    private final HttpClient http = HttpClient.newHttpClient();
-    private final List<Double> bounds = new ArrayList<>();
-
-    Remote(InetSocketAddress address, InetSocketAddress httpAddress) {
-      this.address = address;
-      this.metrics =
-          URI.create(
-              "http://" + httpAddress.getHostString() + ":" + httpAddress.getPort() + "/metrics");
-    }
-
-    @Override
-    public InetSocketAddress address() {
-      return address;
-    }
-
-    /** Decisions, rates pushed, then the cumulative count of every bucket. */
-    @Override
-    public long[] mark() throws IOException, InterruptedException {
-      String text =
-          http.send(HttpRequest.newBuilder(metrics).build(), HttpResponse.BodyHandlers.ofString())
-              .body();
-      List<Long> values = new ArrayList<>(List.of(0L, 0L));
-      List<Double> les = new ArrayList<>();
-      for (String line : text.split("\n")) {
-        String[] kv = line.split(" ");
-        if (line.startsWith("coflow_decisions_total ")) {
-          values.set(0, Long.parseLong(kv[1]));
-        } else if (line.startsWith("coflow_flow_rates_pushed_total ")) {
-          values.set(1, Long.parseLong(kv[1]));
-        } else if (line.startsWith(BUCKET)) {
-          String le = line.substring(BUCKET.length(), line.indexOf('"', BUCKET.length()));
-          les.add(le.equals("+Inf") ? Double.POSITIVE_INFINITY : Double.parseDouble(le));
-          values.add(Long.parseLong(kv[1]));
-        }
-      }
-      if (les.isEmpty()) {
-        throw new IOException("no decision latency histogram at " + metrics);
-      }
-      bounds.clear();
-      bounds.addAll(les);
-      return values.stream().mapToLong(Long::longValue).toArray();
-    }
-
-    @Override
-    public Window since(long[] mark) throws IOException, InterruptedException {
-      long[] now = mark();
-      long[] cumulative = new long[bounds.size()];
-      for (int i = 0; i < cumulative.length; i++) {
-        cumulative[i] = now[2 + i] - mark[2 + i];
-      }
-      return new Window(
-          now[0] - mark[0],
-          now[1] - mark[1],
-          histogramQuantile(bounds, cumulative, 0.5),
-          histogramQuantile(bounds, cumulative, 0.99));
-    }
-
-    @Override
-    public String describe() {
-      return address.getHostString()
-          + ":"
-          + address.getPort()
-          + "; latency from its /metrics histogram, interpolated within buckets";
-    }
-  }
-
-  /**
-   * The q-quantile of a histogram of cumulative counts per upper bound, linear within the bucket it
-   * falls in (NaN when empty; the last finite bound when it falls in the +Inf bucket).
-   */
-  static double histogramQuantile(List<Double> bounds, long[] cumulative, double q) {
-    long total = cumulative[cumulative.length - 1];
-    if (total == 0) {
-      return Double.NaN;
-    }
-    double rank = q * total;
-    for (int i = 0; i < cumulative.length; i++) {
-      if (cumulative[i] >= rank) {
-        double upper = bounds.get(i);
-        double lower = i == 0 ? 0 : bounds.get(i - 1);
-        if (Double.isInfinite(upper)) {
-          return lower;
-        }
-        long below = i == 0 ? 0 : cumulative[i - 1];
-        return lower + (upper - lower) * (rank - below) / (cumulative[i] - below);
-      }
-    }
-    return bounds.get(bounds.size() - 2);
-  }
-
   /** The {@code --direct} mode: see the class comment. */
-  private static int direct(CoordinatorConf conf, Setting set, PrintStream out)
+  private static int direct(CoordinatorConf conf, BenchSetting set, PrintStream out)
       throws PlacementUnavailable {
     long t0 = System.nanoTime();
     LiveCoordinator live = conf.newLiveCoordinator(() -> (System.nanoTime() - t0) / 1e9);
@@ -563,34 +312,34 @@ public final class CoordinatorBenchCommand implements Command {
       live.executorAdded(new ExecutorSlots(String.valueOf(h), "h" + h, 1));
     }
     Random random = new Random(1);
-    List<FlowRef> flows = new ArrayList<>();
+    List<BenchLoad.FlowRef> flows = new ArrayList<>();
     for (int s = 0; s < set.coflows(); s++) {
-      MapOutputs mo = MapOutputs.draw(set, random);
+      BenchLoad.MapOutputs mo = BenchLoad.MapOutputs.draw(set, random);
       for (int m = 0; m < set.maps(); m++) {
         live.mapOutput(s, m, mo.executor()[m], mo.bytes()[m]);
       }
       ShufflePlacement p = live.place(s, set.maps(), set.reducers());
       int first = flows.size();
       mo.addFlows(flows, s, r -> p.executorOf(r).executorId());
-      for (FlowRef f : flows.subList(first, flows.size())) {
+      for (BenchLoad.FlowRef f : flows.subList(first, flows.size())) {
         live.fetching(f.shuffle(), f.reducer(), f.at());
       }
     }
     live.refreshRates();
-    Deque<Integer> unfinished = completionOrder(flows, random);
+    Deque<Integer> unfinished = BenchLoad.completionOrder(flows, random);
     int warmUp = set.decisions() / 2;
     double[] seconds = new double[set.decisions()];
     int timed = 0;
     for (int d = 0; d < warmUp + set.decisions(); d++) {
       for (int e = 1; e < set.completionEvery(); e++) {
-        FlowRef f = flows.get(random.nextInt(flows.size()));
+        BenchLoad.FlowRef f = flows.get(random.nextInt(flows.size()));
         live.delivered(f.shuffle(), f.reducer(), f.source(), 4096);
       }
       Integer next = unfinished.poll();
       if (next == null) {
         break; // every flow finished
       }
-      FlowRef f = flows.get(next);
+      BenchLoad.FlowRef f = flows.get(next);
       live.delivered(f.shuffle(), f.reducer(), f.source(), Long.MAX_VALUE);
       long start = System.nanoTime();
       live.refreshRates();
@@ -607,8 +356,8 @@ public final class CoordinatorBenchCommand implements Command {
     r.put("flows", flows.size());
     r.put("decisions", timed);
     r.put("decisionMeanMs", ms(Arrays.stream(sorted).average().orElse(Double.NaN)));
-    r.put("decisionP50Ms", ms(quantile(sorted, 0.5)));
-    r.put("decisionP99Ms", ms(quantile(sorted, 0.99)));
+    r.put("decisionP50Ms", ms(CoordinatorProbe.quantile(sorted, 0.5)));
+    r.put("decisionP99Ms", ms(CoordinatorProbe.quantile(sorted, 0.99)));
     if (set.json()) {
       try {
         out.println(new ObjectMapper().writeValueAsString(r));
@@ -629,10 +378,10 @@ public final class CoordinatorBenchCommand implements Command {
   private static void pace(
       List<CoordinatorClient> clients,
       String app,
-      List<FlowRef> flows,
+      List<BenchLoad.FlowRef> flows,
       Deque<Integer> unfinished,
       Random random,
-      Setting set,
+      BenchSetting set,
       int seconds)
       throws IOException, InterruptedException {
     long interval = 1_000_000_000L / set.pacedRate();
@@ -644,20 +393,8 @@ public final class CoordinatorBenchCommand implements Command {
       }
       clients
           .get(e % clients.size())
-          .send(event(app, flows, unfinished, random, e % set.completionEvery() == 0));
+          .send(BenchLoad.event(app, flows, unfinished, random, e % set.completionEvery() == 0));
     }
-  }
-
-  /**
-   * A flow event: the completion of the next unfinished flow (all it has left), or 4 KiB of
-   * progress of a random one (also when every flow is finished).
-   */
-  private static Message event(
-      String app, List<FlowRef> flows, Deque<Integer> unfinished, Random r, boolean completion) {
-    Integer next = completion ? unfinished.poll() : null;
-    FlowRef fl = flows.get(next != null ? next : r.nextInt(flows.size()));
-    long bytes = next != null ? Long.MAX_VALUE : 4096;
-    return new Message.Progress(app, fl.shuffle(), fl.reducer(), fl.source(), bytes);
   }
 
   /** Waits until the server applied all this client sent (and pushed what it decided). */
@@ -679,12 +416,5 @@ public final class CoordinatorBenchCommand implements Command {
   /** Seconds as milliseconds, to the microsecond (NaN when there was nothing to measure). */
   private static double ms(double seconds) {
     return Double.isNaN(seconds) ? Double.NaN : Math.round(seconds * 1e6) / 1e3;
-  }
-
-  private static double quantile(double[] sorted, double q) {
-    if (sorted.length == 0) {
-      return Double.NaN;
-    }
-    return sorted[(int) Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
   }
 }

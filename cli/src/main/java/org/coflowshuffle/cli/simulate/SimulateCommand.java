@@ -11,7 +11,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -24,20 +23,15 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.coflowshuffle.cli.Command;
 import org.coflowshuffle.cli.CommandOptions;
-import org.coflowshuffle.cli.Flags;
 import org.coflowshuffle.core.model.Coflow;
-import org.coflowshuffle.core.model.Fabric;
 import org.coflowshuffle.core.model.Host;
 import org.coflowshuffle.core.model.Instance;
 import org.coflowshuffle.core.policy.SchemeOptions;
-import org.coflowshuffle.core.scheme.Schemes;
 import org.coflowshuffle.simulator.Charts;
 import org.coflowshuffle.simulator.IsolatedLowerBound;
 import org.coflowshuffle.simulator.PooledSrptBound;
 import org.coflowshuffle.simulator.SchemeReport;
 import org.coflowshuffle.simulator.Simulation;
-import org.coflowshuffle.simulator.Summary;
-import org.coflowshuffle.simulator.trace.CoflowTrace;
 import org.coflowshuffle.simulator.workload.FabricWorkload;
 import org.coflowshuffle.simulator.workload.FbReplay;
 import org.coflowshuffle.simulator.workload.RpcSynthetic;
@@ -50,23 +44,6 @@ import org.coflowshuffle.simulator.workload.RpcSynthetic;
  */
 public final class SimulateCommand implements Command {
 
-  /**
-   * Default of {@code --resolution}: a flow ending wakes the policy within 1% of the oldest active
-   * coflow's age (arrivals and coflow completions always wake it at once).
-   */
-  static final double DEFAULT_RESOLUTION = 0.01;
-
-  private static final List<String> WORKLOADS = List.of("fb", "rpc-synthetic", "fabric");
-
-  /** Schemes compared on fb and rpc-synthetic unless {@code --schemes} says otherwise. */
-  private static final String DEFAULT_SCHEMES = "rpc,neat,varys,fair";
-
-  /** Coflows of the fabric workload: Rapier's Fig. 4 sends 20 per round. */
-  private static final int FABRIC_COFLOWS = 20;
-
-  /** Arrivals per second of the fabric workload. */
-  private static final double FABRIC_RATE = 5;
-
   static final CommandOptions OPTIONS =
       CommandOptions.of(
               "simulate", "replay a workload under several schemes and compare their CCTs")
@@ -75,7 +52,9 @@ public final class SimulateCommand implements Command {
               "fb|rpc-synthetic|fabric",
               "the Facebook trace, the RPC paper's synthetic workload, or Rapier's fabric")
           .value(
-              "--schemes", DEFAULT_SCHEMES, "schemes side by side (fabric: those choosing paths)")
+              "--schemes",
+              SimulationPlan.DEFAULT_SCHEMES,
+              "schemes side by side (fabric: those choosing paths)")
           .value("--hosts", "N[,N...]", "reducer hosts, and as many senders (default 100)")
           .value("--rate", "L[,L...]", "coflow arrivals per second (default 20; fabric 5)")
           .flag("--all-at-once", "every coflow arrives at time 0")
@@ -87,7 +66,7 @@ public final class SimulateCommand implements Command {
               "--resolution",
               "R",
               "a flow end wakes the scheme within R of the oldest coflow's age (default "
-                  + DEFAULT_RESOLUTION
+                  + SimulationPlan.DEFAULT_RESOLUTION
                   + "; 0 is exact)")
           .flag("--work-conserving", "hand bandwidth the schedule leaves idle to waiting coflows")
           .value("--reference", "SCHEME", "the scheme speedups are measured against (default neat)")
@@ -115,80 +94,11 @@ public final class SimulateCommand implements Command {
     return OPTIONS;
   }
 
-  /** What to run, checked before anything runs. */
-  private record Plan(
-      String workload,
-      List<String> schemes,
-      String reference,
-      int hosts,
-      double rate,
-      int coflows,
-      int width,
-      Fabric fabric,
-      int trials,
-      long seed,
-      double portBytesPerSec,
-      double mapperBytesPerSec,
-      int slots,
-      double delta,
-      double resolution,
-      boolean workConserving,
-      Path out,
-      boolean json,
-      CoflowTrace trace,
-      String sweep,
-      double[] sweepValues) {
-
-    /** The runs to make: this one, or one per value of the swept parameter. */
-    List<Plan> points() {
-      if (sweep == null) {
-        return List.of(this);
-      }
-      List<Plan> points = new ArrayList<>();
-      for (double v : sweepValues) {
-        points.add(
-            new Plan(
-                workload,
-                schemes,
-                reference,
-                sweep.equals("hosts") ? (int) v : hosts,
-                sweep.equals("rate") ? v : rate,
-                sweep.equals("coflows") ? (int) v : coflows,
-                sweep.equals("width") ? (int) v : width,
-                fabric,
-                trials,
-                seed,
-                portBytesPerSec,
-                mapperBytesPerSec,
-                slots,
-                delta,
-                resolution,
-                workConserving,
-                out,
-                json,
-                trace,
-                null,
-                null));
-      }
-      return points;
-    }
-
-    /** The swept parameter's value in this run. */
-    double value(String parameter) {
-      return switch (parameter) {
-        case "hosts" -> hosts;
-        case "rate" -> rate;
-        case "width" -> width;
-        default -> coflows;
-      };
-    }
-  }
-
   @Override
   public int run(String[] args, PrintStream out, PrintStream err, InputStream in) {
-    Plan plan;
+    SimulationPlan plan;
     try {
-      plan = parse(args);
+      plan = SimulationPlan.parse(OPTIONS.parse(args));
     } catch (IllegalArgumentException e) {
       err.println("coflow simulate: " + e.getMessage());
       return USAGE;
@@ -197,12 +107,13 @@ public final class SimulateCommand implements Command {
     csv.add(
         (plan.sweep() == null ? "" : plan.sweep() + ",")
             + "trial,scheme,coflow,arrival_s,cct_s,lower_bound_s");
-    List<Plan> points = plan.points();
+    List<SimulationPlan> points = plan.points();
     Progress progress = new Progress(err, points.size() * plan.trials() * plan.schemes().size());
     List<Map<String, SchemeReport>> results = new ArrayList<>();
     try {
-      for (Plan point : points) {
-        String prefix = plan.sweep() == null ? "" : format(point.value(plan.sweep())) + ",";
+      for (SimulationPlan point : points) {
+        String prefix =
+            plan.sweep() == null ? "" : SimulationOutput.format(point.value(plan.sweep())) + ",";
         results.add(simulate(point, csv, prefix, progress));
       }
     } catch (SchemeFailure e) {
@@ -215,11 +126,16 @@ public final class SimulateCommand implements Command {
     if (plan.out() != null) {
       try {
         Files.write(plan.out().resolve("coflows.csv"), csv);
-        Plan lastPoint = points.get(points.size() - 1);
-        Charts.write(plan.out(), last.values(), plan.reference(), title(lastPoint));
+        SimulationPlan lastPoint = points.get(points.size() - 1);
+        Charts.write(
+            plan.out(), last.values(), plan.reference(), SimulationOutput.title(lastPoint));
         if (plan.sweep() != null) {
           Charts.writeSweep(
-              plan.out(), plan.sweep(), plan.sweepValues(), results, sweepTitle(plan));
+              plan.out(),
+              plan.sweep(),
+              plan.sweepValues(),
+              results,
+              SimulationOutput.sweepTitle(plan));
         }
       } catch (IOException e) {
         err.println("coflow simulate: cannot write " + plan.out() + ": " + e.getMessage());
@@ -228,19 +144,19 @@ public final class SimulateCommand implements Command {
     }
     if (plan.json()) {
       if (plan.sweep() == null) {
-        out.println(json(plan, last).toString());
+        out.println(SimulationOutput.json(plan, last).toString());
       } else {
-        ObjectNode root = JSON.createObjectNode();
+        ObjectNode root = new ObjectMapper().createObjectNode();
         root.put("sweep", plan.sweep());
         ArrayNode list = root.putArray("points");
         for (int i = 0; i < points.size(); i++) {
-          list.add(json(points.get(i), results.get(i)));
+          list.add(SimulationOutput.json(points.get(i), results.get(i)));
         }
         out.println(root.toString());
       }
     } else {
       for (int i = 0; i < points.size(); i++) {
-        table(out, points.get(i), results.get(i));
+        SimulationOutput.table(out, points.get(i), results.get(i));
       }
     }
     return 0;
@@ -248,7 +164,8 @@ public final class SimulateCommand implements Command {
 
   /** Runs every trial of one parameter setting; appends its rows to {@code csv}. */
   private static Map<String, SchemeReport> simulate(
-      Plan plan, List<String> csv, String prefix, Progress progress) throws SchemeFailure {
+      SimulationPlan plan, List<String> csv, String prefix, Progress progress)
+      throws SchemeFailure {
     Map<String, SchemeReport> reports = new LinkedHashMap<>();
     for (String s : plan.schemes()) {
       reports.put(s, new SchemeReport(s));
@@ -309,10 +226,6 @@ public final class SimulateCommand implements Command {
     return reports;
   }
 
-  private static String format(double v) {
-    return v == Math.rint(v) ? Long.toString((long) v) : Double.toString(v);
-  }
-
   /** A scheme threw: the message says which, in which trial, and why. */
   private static final class SchemeFailure extends Exception {
     SchemeFailure(String message) {
@@ -322,7 +235,8 @@ public final class SimulateCommand implements Command {
 
   /** Runs every scheme on one trial's instance, as many at once as there are cores. */
   private static Map<String, Simulation.Outcome> runSchemes(
-      Plan plan, Instance instance, long seed, int trial, Progress progress) throws SchemeFailure {
+      SimulationPlan plan, Instance instance, long seed, int trial, Progress progress)
+      throws SchemeFailure {
     SchemeOptions options = new SchemeOptions(seed, plan.delta(), plan.workConserving());
     int threads = Math.min(plan.schemes().size(), Runtime.getRuntime().availableProcessors());
     ExecutorService pool = Executors.newFixedThreadPool(threads);
@@ -370,285 +284,6 @@ public final class SimulateCommand implements Command {
               : h);
     }
     return new Instance(hosts, instance.coflows(), instance.fabric());
-  }
-
-  private static Plan parse(String[] args) {
-    Flags f = OPTIONS.parse(args);
-    String workload = f.string("--workload", null);
-    if (workload == null || !WORKLOADS.contains(workload)) {
-      throw new IllegalArgumentException(
-          "--workload: expected fb, rpc-synthetic or fabric, got "
-              + (workload == null ? "nothing" : "\"" + workload + "\""));
-    }
-    boolean fabricWorkload = workload.equals("fabric");
-    for (String option : List.of("--topology", "--width", "--switch-gbps")) {
-      if (f.has(option) && !fabricWorkload) {
-        throw new IllegalArgumentException(option + " is for --workload fabric only");
-      }
-    }
-    for (String option : List.of("--hosts", "--mapper-gbps", "--trace")) {
-      if (f.has(option) && fabricWorkload) {
-        throw new IllegalArgumentException(
-            option + " does not apply to --workload fabric (the topology sets the hosts)");
-      }
-    }
-    List<String> schemes =
-        f.list("--schemes", fabricWorkload ? String.join(",", Schemes.routing()) : DEFAULT_SCHEMES);
-    for (String s : schemes) {
-      try {
-        Schemes.require(s);
-      } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException("--schemes: " + e.getMessage());
-      }
-      if (fabricWorkload && !Schemes.routing().contains(s)) {
-        throw new IllegalArgumentException(
-            "--schemes: "
-                + s
-                + " does not choose paths, so it cannot run on a multi-path fabric (schemes that"
-                + " do: "
-                + String.join(", ", Schemes.routing())
-                + ")");
-      }
-    }
-    String reference =
-        f.string(
-            "--reference",
-            schemes.contains("neat")
-                ? "neat"
-                : schemes.contains("ecmp-fair") ? "ecmp-fair" : schemes.get(0));
-    if (!schemes.contains(reference)) {
-      throw new IllegalArgumentException(
-          "--reference: \"" + reference + "\" is not one of --schemes");
-    }
-    if (f.has("--rate") && f.has("--all-at-once")) {
-      throw new IllegalArgumentException("give --rate or --all-at-once, not both");
-    }
-    boolean fb = workload.equals("fb");
-    double port = f.positiveDouble("--port-gbps", 1) * 1.25e8;
-    Fabric fabric =
-        fabricWorkload
-            ? FabricWorkload.topology(
-                f.string("--topology", FabricWorkload.DEFAULT_TOPOLOGY),
-                port,
-                f.has("--switch-gbps") ? f.positiveDouble("--switch-gbps", 1) * 1.25e8 : 0)
-            : null;
-    CoflowTrace trace = fabricWorkload ? null : TraceOption.read(f);
-    Path out = f.has("--out") ? Path.of(f.string("--out", null)) : null;
-    if (out != null) { // fail now, not after a long run
-      try {
-        Files.createDirectories(out);
-      } catch (IOException e) {
-        throw new IllegalArgumentException("--out: cannot create " + out + ": " + e.getMessage());
-      }
-      if (!Files.isWritable(out)) {
-        throw new IllegalArgumentException("--out: cannot write into " + out);
-      }
-    }
-    int[] coflowList =
-        f.positiveInts(
-            "--coflows", fb ? trace.coflows().size() : fabricWorkload ? FABRIC_COFLOWS : 1000);
-    if (fb) { // the trace has no more
-      coflowList =
-          Arrays.stream(coflowList).map(c -> Math.min(c, trace.coflows().size())).toArray();
-    }
-    int[] hostList = fabricWorkload ? new int[] {fabric.hosts()} : f.positiveInts("--hosts", 100);
-    int[] widthList = f.positiveInts("--width", FabricWorkload.DEFAULT_WIDTH);
-    double[] rateList =
-        f.has("--all-at-once")
-            ? new double[] {0}
-            : f.positiveDoubles("--rate", fabricWorkload ? FABRIC_RATE : 20);
-    String sweep = null;
-    double[] sweepValues = null;
-    for (String name : List.of("hosts", "rate", "coflows", "width")) {
-      double[] values =
-          switch (name) {
-            case "hosts" -> Arrays.stream(hostList).asDoubleStream().toArray();
-            case "rate" -> rateList;
-            case "width" -> Arrays.stream(widthList).asDoubleStream().toArray();
-            default -> Arrays.stream(coflowList).asDoubleStream().toArray();
-          };
-      if (values.length > 1) {
-        if (sweep != null) {
-          throw new IllegalArgumentException(
-              "give a list of values for one of --hosts, --rate, --coflows, --width, not for --"
-                  + sweep
-                  + " and --"
-                  + name);
-        }
-        sweep = name;
-        sweepValues = values;
-      }
-    }
-    return new Plan(
-        workload,
-        schemes,
-        reference,
-        hostList[0],
-        rateList[0],
-        coflowList[0],
-        widthList[0],
-        fabric,
-        f.positiveInt("--trials", 1),
-        f.longValue("--seed", 1),
-        port,
-        "drawn".equals(f.string("--mapper-gbps", null))
-            ? 0
-            : f.positiveDouble("--mapper-gbps", RpcSynthetic.DEFAULT_MAPPER_GBPS) * 1.25e8,
-        f.has("--slots") ? f.positiveInt("--slots", 1) : Host.UNLIMITED_SLOTS,
-        "none".equals(f.string("--delta", "none"))
-            ? Double.POSITIVE_INFINITY
-            : f.positiveDouble("--delta", Double.POSITIVE_INFINITY),
-        f.nonNegativeDouble("--resolution", DEFAULT_RESOLUTION),
-        f.has("--work-conserving"),
-        out,
-        f.has("--json"),
-        trace,
-        sweep,
-        sweepValues);
-  }
-
-  private static final ObjectMapper JSON = new ObjectMapper();
-
-  private static ObjectNode json(Plan plan, Map<String, SchemeReport> reports) {
-    ObjectNode root = JSON.createObjectNode();
-    ObjectNode schemes = root.putObject("schemes");
-    for (SchemeReport r : reports.values()) {
-      Summary cct = r.cct();
-      Summary decision = r.decisionMicros();
-      ObjectNode s = schemes.putObject(r.scheme());
-      s.put("averageCct", cct.mean());
-      s.put("p50Cct", cct.p50());
-      s.put("p90Cct", cct.p90());
-      s.put("p99Cct", cct.p99());
-      s.put("maxCct", cct.max());
-      s.put("lowerBoundRatio", r.lowerBoundRatio());
-      s.put("decisions", decision.count());
-      s.put("decisionMeanMicros", decision.mean());
-      s.put("decisionP99Micros", decision.p99());
-      if (!r.scheme().equals(plan.reference())) {
-        s.put("fractionSlowerThan_" + plan.reference(), r.fractionSlowerThanReference());
-        Summary speedup = r.speedupOverReference();
-        s.put("p50SpeedupOver_" + plan.reference(), speedup.p50());
-        s.put("p90SpeedupOver_" + plan.reference(), speedup.p90());
-      }
-      s.put("wallSeconds", r.wallSeconds());
-    }
-    root.put("averageCctBound", reports.values().iterator().next().averageCctBound());
-    root.put("workload", plan.workload());
-    root.put("trials", plan.trials());
-    root.put("seed", plan.seed());
-    root.put("coflows", plan.coflows());
-    if (Double.isInfinite(plan.delta())) {
-      root.putNull("delta"); // no starvation threshold
-    } else {
-      root.put("delta", plan.delta());
-    }
-    root.put("resolution", plan.resolution());
-    if (plan.slots() != Host.UNLIMITED_SLOTS) {
-      root.put("slots", plan.slots());
-    }
-    if (!plan.workload().equals("fb")) {
-      root.put("hosts", plan.hosts());
-      root.put("rate", plan.rate());
-    }
-    if (plan.fabric() != null) {
-      root.put("topology", plan.fabric().name());
-      root.put("switchGbps", switchGbps(plan.fabric()));
-      root.put("width", plan.width());
-    }
-    return root;
-  }
-
-  private static String sweepTitle(Plan plan) {
-    return String.format(
-        Locale.ROOT,
-        "%s, %s, %d trial(s), seed %d",
-        plan.workload(),
-        setting(plan, plan.sweep()),
-        plan.trials(),
-        plan.seed());
-  }
-
-  private static double switchGbps(Fabric fabric) {
-    return fabric.innerCapacities()[0] / 1.25e8;
-  }
-
-  /** One line naming the run, for chart titles. */
-  private static String title(Plan plan) {
-    return String.format(
-        Locale.ROOT, "%s, %s, seed %d", plan.workload(), setting(plan, null), plan.seed());
-  }
-
-  /** The run's parameters, but for {@code swept}: hosts or topology, coflows, width, arrivals. */
-  private static String setting(Plan plan, String swept) {
-    List<String> parts = new ArrayList<>();
-    if (!"hosts".equals(swept) && plan.workload().equals("rpc-synthetic")) {
-      parts.add(plan.hosts() + "+" + plan.hosts() + " hosts");
-    }
-    if (plan.fabric() != null) {
-      parts.add(
-          plan.fabric().name() + " (switch links " + format(switchGbps(plan.fabric())) + " Gbps)");
-    }
-    if (!"coflows".equals(swept)) {
-      parts.add(plan.coflows() + " coflows");
-    }
-    if (!"width".equals(swept) && plan.fabric() != null) {
-      parts.add("width " + plan.width());
-    }
-    if (!"rate".equals(swept) && !plan.workload().equals("fb")) {
-      parts.add(plan.rate() > 0 ? "rate " + format(plan.rate()) + "/s" : "all at once");
-    }
-    return String.join(", ", parts);
-  }
-
-  private static void table(PrintStream out, Plan plan, Map<String, SchemeReport> reports) {
-    out.printf(
-        Locale.ROOT,
-        "%s, %s, %d trial(s), seed %d%n",
-        plan.workload(),
-        setting(plan, null),
-        plan.trials(),
-        plan.seed());
-    out.printf(
-        "%-15s %10s %10s %10s %10s %10s %8s %12s %12s %10s %14s%n",
-        "scheme",
-        "avg_s",
-        "p50_s",
-        "p90_s",
-        "p99_s",
-        "max_s",
-        "vs_lb",
-        "dec_mean_us",
-        "dec_p99_us",
-        "slower_vs_" + plan.reference(),
-        "speedup_p50/p90");
-    for (SchemeReport r : reports.values()) {
-      Summary c = r.cct();
-      Summary d = r.decisionMicros();
-      Summary s = r.speedupOverReference();
-      out.printf(
-          Locale.ROOT,
-          "%-15s %10.3f %10.3f %10.3f %10.3f %10.3f %8.2f %12.1f %12.1f %10s %14s%n",
-          r.scheme(),
-          c.mean(),
-          c.p50(),
-          c.p90(),
-          c.p99(),
-          c.max(),
-          r.lowerBoundRatio(),
-          d.mean(),
-          d.p99(),
-          r.scheme().equals(plan.reference())
-              ? "-"
-              : String.format(Locale.ROOT, "%.1f%%", 100 * r.fractionSlowerThanReference()),
-          r.scheme().equals(plan.reference())
-              ? "-"
-              : String.format(Locale.ROOT, "%.2fx/%.2fx", s.p50(), s.p90()));
-    }
-    out.printf(
-        Locale.ROOT,
-        "no scheme can average below %.3f s here (every port pooled, shortest first)%n",
-        reports.values().iterator().next().averageCctBound());
   }
 
   /** Progress on stderr, shown once a run has taken more than two seconds. */

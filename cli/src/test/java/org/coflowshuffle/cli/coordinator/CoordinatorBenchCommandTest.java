@@ -85,17 +85,17 @@ class CoordinatorBenchCommandTest {
     List<Double> bounds = List.of(0.001, 0.01, Double.POSITIVE_INFINITY);
     // 50 decisions up to 1 ms, 40 more up to 10 ms, 10 beyond.
     long[] cumulative = {50, 90, 100};
-    assertEquals(0.001, CoordinatorBenchCommand.histogramQuantile(bounds, cumulative, 0.5), 1e-12);
+    assertEquals(0.001, CoordinatorProbe.histogramQuantile(bounds, cumulative, 0.5), 1e-12);
     assertEquals(
         0.001 + 0.009 * 30 / 40.0,
-        CoordinatorBenchCommand.histogramQuantile(bounds, cumulative, 0.8),
+        CoordinatorProbe.histogramQuantile(bounds, cumulative, 0.8),
         1e-12);
     assertEquals(
         0.01,
-        CoordinatorBenchCommand.histogramQuantile(bounds, cumulative, 0.99),
+        CoordinatorProbe.histogramQuantile(bounds, cumulative, 0.99),
         1e-12,
         "in the +Inf bucket: its lower bound");
-    assertTrue(Double.isNaN(CoordinatorBenchCommand.histogramQuantile(bounds, new long[3], 0.5)));
+    assertTrue(Double.isNaN(CoordinatorProbe.histogramQuantile(bounds, new long[3], 0.5)));
   }
 
   @Test

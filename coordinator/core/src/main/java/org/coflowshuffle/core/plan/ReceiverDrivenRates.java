@@ -16,6 +16,10 @@ import java.util.Arrays;
  * Flows from a sender with no bandwidth free now wait for the next decision.
  *
  * <p>Not thread-safe: it keeps working arrays from one commit to the next (one rule per policy).
+ *
+ * <p>It is one class, longer than most, because every step of a commit (fresh, continuing, a full
+ * shuffle's fast path, the senders' stretch) reads and writes the same per-host working arrays:
+ * split, they would be passed between classes on the decision's hottest path.
  */
 public final class ReceiverDrivenRates implements RateRule {
 

@@ -23,6 +23,10 @@ import org.coflowshuffle.core.policy.SchedulingPolicy;
  * arrives, a flow finishes, the policy asked to be woken), so the schedule is exact, with no time
  * step. Checks every decision against the cluster's capacities and slots and fails loudly on a
  * policy that breaks them, so a scheme cannot report a CCT it could not achieve.
+ *
+ * <p>It is one class, longer than most, because the event loop, the capacity checks and the
+ * bookkeeping of bytes left share one set of per-flow arrays, which {@link PairRunner} mirrors for
+ * the schemes that go by host pair.
  */
 public final class ScheduleRunner {
 

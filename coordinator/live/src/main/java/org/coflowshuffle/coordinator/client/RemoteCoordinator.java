@@ -39,6 +39,10 @@ import org.coflowshuffle.coordinator.protocol.Message;
  * <p>Map output is kept here and sent when a stage asks where its reducers go: that is when the
  * coordinator needs it (the paper places reducers after the map stage), and it is when the map and
  * reduce counts of a shuffle are known.
+ *
+ * <p>It is one class, longer than most, because what it keeps to tell a coordinator again after an
+ * outage (executors, map output, shuffles registered, placements asked) is the same state its
+ * events and questions update, and its one worker thread reconnects and replays from all of it.
  */
 public final class RemoteCoordinator implements ShuffleCoordinator, AutoCloseable {
 

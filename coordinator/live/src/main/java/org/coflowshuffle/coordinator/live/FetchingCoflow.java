@@ -26,6 +26,10 @@ import org.coflowshuffle.core.policy.SizeKnowledge;
  * <p>Flows of map outputs reported without sizes are of unknown size: what they have left is an
  * assumption ({@link SizeKnowledge#left}) on a size per flow that the scheme's estimate replaces
  * once it has one, and they end only when their reducer says so.
+ *
+ * <p>It is one class, longer than most, because its per-task and per-flow arrays change together on
+ * every report (progress, a task's end, a rate decision), and keeping them in one place is what
+ * keeps them consistent.
  */
 final class FetchingCoflow {
 
