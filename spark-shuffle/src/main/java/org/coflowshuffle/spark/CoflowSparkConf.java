@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import org.apache.spark.SparkConf;
 import org.coflowshuffle.config.ConfigKey;
+import org.coflowshuffle.config.SchedulingKeys;
 import org.coflowshuffle.core.policy.SchemeOptions;
 import org.coflowshuffle.core.scheme.Schemes;
 import scala.Tuple2;
@@ -19,13 +20,13 @@ import scala.Tuple2;
  * of docs/configuration.md is generated), read once from the application's configuration. A bad
  * value fails plugin start-up with one line naming the key; Spark then places reducers itself.
  *
- * @param executorBandwidth bytes per second
+ * @param defaultBandwidth bytes per second
  * @param starvationSeconds seconds
  * @param coordinator a standalone coordinator, or null for the embedded one
  */
 public record CoflowSparkConf(
     String scheme,
-    double executorBandwidth,
+    double defaultBandwidth,
     double starvationSeconds,
     boolean placement,
     boolean newExecutors,
@@ -36,6 +37,8 @@ public record CoflowSparkConf(
 
   static final String SINCE = "0.1.0";
 
+  private static final String PREFIX = "spark.coflow.";
+
   public static final ConfigKey<String> SCHEME =
       ConfigKey.of(
           "spark.coflow.scheme",
@@ -44,19 +47,9 @@ public record CoflowSparkConf(
           SINCE,
           "The scheme of the embedded coordinator: " + String.join(", ", Schemes.names()) + ".",
           Schemes::require);
-  public static final ConfigKey<Long> EXECUTOR_BANDWIDTH =
-      ConfigKey.size(
-          "spark.coflow.executorBandwidth",
-          "125m",
-          SINCE,
-          "Bytes per second each executor sends and receives for shuffles (`125m` = 125 MiB/s).");
+  public static final ConfigKey<Long> DEFAULT_BANDWIDTH = SchedulingKeys.defaultBandwidth(PREFIX);
   public static final ConfigKey<Double> STARVATION_THRESHOLD =
-      ConfigKey.seconds(
-          "spark.coflow.starvationThreshold",
-          "60s",
-          SINCE,
-          "The paper's δ: a shuffle that has waited longer with none of its fetches moving is served"
-              + " next whatever its size.");
+      SchedulingKeys.starvationThreshold(PREFIX);
   public static final ConfigKey<Boolean> PLACEMENT =
       ConfigKey.bool(
           "spark.coflow.placement.enabled",
@@ -72,24 +65,9 @@ public record CoflowSparkConf(
               + " one more executor and none of this application's yet, up to"
               + " `spark.dynamicAllocation.maxExecutors`: Spark then asks YARN for containers on"
               + " those hosts (docs/yarn.md).");
-  public static final ConfigKey<Boolean> WORK_CONSERVING =
-      ConfigKey.bool(
-          "spark.coflow.workConserving",
-          true,
-          SINCE,
-          "Hand bandwidth the schedule leaves idle to waiting flows (the paper's Fig. 8 variant). On"
-              + " by default: on real links and tasks the schedule leaves bandwidth idle that it"
-              + " counted as used (docs/results.md, terasort on YARN); `false` is the paper's strict"
-              + " schedule.");
+  public static final ConfigKey<Boolean> WORK_CONSERVING = SchedulingKeys.workConserving(PREFIX);
   public static final ConfigKey<Map<String, Double>> HOST_BANDWIDTH =
-      ConfigKey.of(
-          "spark.coflow.hostBandwidth",
-          "host=size,...",
-          "",
-          SINCE,
-          "Machines whose links differ from `executorBandwidth`, bytes per second, hosts as"
-              + " executors report them (e.g. `10.0.0.5=62m,worker7=1g`).",
-          ConfigKey::hostSizes);
+      SchedulingKeys.hostBandwidth(PREFIX);
   public static final ConfigKey<Boolean> PACED_FETCH =
       ConfigKey.bool(
           "spark.coflow.fetch.paced",
@@ -115,16 +93,17 @@ public record CoflowSparkConf(
           SINCE,
           "A standalone coordinator (`bin/coflow coordinator`) that schedules this application's"
               + " shuffles with those of every other application using it; unset embeds one in the"
-              + " driver. The driver proves `spark.authenticate.secret` when that is set, and the"
-              + " coordinator's policy replaces `scheme`. Unreachable: Spark's placement, unpaced,"
-              + " until it is back.",
+              + " driver. The driver proves `spark.authenticate.secret` when that is set. The"
+              + " coordinator's own settings (`coflow.coordinator.scheme`, link speeds, starvation"
+              + " threshold, work conservation) then replace this application's. Unreachable:"
+              + " Spark's placement, unpaced, until it is back.",
           CoflowSparkConf::hostPort);
 
   /** Every key, in the order the reference lists them. */
   public static final List<ConfigKey<?>> KEYS =
       List.of(
           SCHEME,
-          EXECUTOR_BANDWIDTH,
+          DEFAULT_BANDWIDTH,
           STARVATION_THRESHOLD,
           PLACEMENT,
           NEW_EXECUTORS,
@@ -144,7 +123,7 @@ public record CoflowSparkConf(
     Map<String, String> settings = settings(conf);
     return new CoflowSparkConf(
         SCHEME.read(settings),
-        EXECUTOR_BANDWIDTH.read(settings),
+        DEFAULT_BANDWIDTH.read(settings),
         STARVATION_THRESHOLD.read(settings),
         PLACEMENT.read(settings),
         NEW_EXECUTORS.read(settings),

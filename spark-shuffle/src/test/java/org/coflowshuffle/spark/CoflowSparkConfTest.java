@@ -19,7 +19,7 @@ class CoflowSparkConfTest {
   void defaultsAreRpcAtOneGigabitWithASixtySecondThresholdWorkConserving() {
     CoflowSparkConf c = CoflowSparkConf.from(new SparkConf(false));
     assertEquals("rpc", c.scheme());
-    assertEquals(125L * 1024 * 1024, c.executorBandwidth(), "Spark's sizes are binary: 125m");
+    assertEquals(125L * 1024 * 1024, c.defaultBandwidth(), "Spark's sizes are binary: 125m");
     assertEquals(60.0, c.starvationSeconds());
     assertTrue(c.placement());
     assertEquals(true, c.schemeOptions().workConserving(), "on real links, as measured");
@@ -52,7 +52,7 @@ class CoflowSparkConfTest {
     SparkConf s =
         new SparkConf(false)
             .set(CoflowSparkConf.SCHEME.name(), "neat")
-            .set(CoflowSparkConf.EXECUTOR_BANDWIDTH.name(), "1g")
+            .set(CoflowSparkConf.DEFAULT_BANDWIDTH.name(), "1g")
             .set(CoflowSparkConf.STARVATION_THRESHOLD.name(), "2min")
             .set(CoflowSparkConf.PLACEMENT.name(), "false")
             .set(CoflowSparkConf.WORK_CONSERVING.name(), "true")
@@ -61,7 +61,7 @@ class CoflowSparkConfTest {
     assertEquals(
         java.util.Map.of("10.0.0.5", 62.0 * 1024 * 1024, "slow", 1024.0), c.hostBandwidth());
     assertEquals("neat", c.scheme());
-    assertEquals(1024.0 * 1024 * 1024, c.executorBandwidth());
+    assertEquals(1024.0 * 1024 * 1024, c.defaultBandwidth());
     assertEquals(120.0, c.starvationSeconds());
     assertEquals(false, c.placement());
     assertTrue(c.schemeOptions().workConserving());
@@ -71,7 +71,7 @@ class CoflowSparkConfTest {
   void badValuesNameTheirKey() {
     assertRefused("spark.coflow.scheme", "nope", "spark.coflow.scheme=nope: unknown scheme");
     assertRefused(
-        "spark.coflow.executorBandwidth", "0", "spark.coflow.executorBandwidth=0: must be more");
+        "spark.coflow.defaultBandwidth", "0", "spark.coflow.defaultBandwidth=0: must be more");
     assertRefused("spark.coflow.starvationThreshold", "soon", "spark.coflow.starvationThreshold=");
     assertRefused("spark.coflow.hostBandwidth", "hostonly", "spark.coflow.hostBandwidth=hostonly");
     assertRefused("spark.coflow.shuffleService.port", "70000", "spark.coflow.shuffleService.port");

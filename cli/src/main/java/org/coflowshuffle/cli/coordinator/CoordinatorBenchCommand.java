@@ -48,7 +48,7 @@ import org.coflowshuffle.coordinator.server.CoordinatorServer;
  * first seconds) and then for {@code paced-seconds}, giving the decision latency a cluster at that
  * rate sees, from the coordinator's metrics (from the first event a decision answers until its
  * rates are handed to the network); then as fast as they can ({@code events}, giving events per
- * second). {@code --policy} chooses the scheme of a coordinator run here; one connected to keeps
+ * second). {@code --scheme} chooses the scheme of a coordinator run here; one connected to keeps
  * its own.
  *
  * <p>{@code --direct} times the decisions alone: the same cluster and shuffles on a {@link
@@ -76,7 +76,7 @@ public final class CoordinatorBenchCommand implements Command {
           .value("--warmup-seconds", "10", "paced events before measuring, unmeasured")
           .value("--paced-seconds", "5", "paced events measured for latency")
           .value("--completion-every", "10", "every how many events one flow completes")
-          .value("--policy", "rpc", "scheme of a coordinator run here")
+          .value("--scheme", "rpc", "scheme of a coordinator run here")
           .value("--connect", "HOST:PORT", "drive a coordinator already running there")
           .value("--http", "HOST:PORT", "its status port (with --connect)")
           .flag("--direct", "time decisions alone: no sockets, a decision after every completion")
@@ -99,7 +99,7 @@ public final class CoordinatorBenchCommand implements Command {
               Map.of(
                   CoordinatorConf.PORT.name(), "0",
                   CoordinatorConf.HTTP_PORT.name(), "0",
-                  CoordinatorConf.POLICY.name(), set.policy(),
+                  CoordinatorConf.SCHEME.name(), set.scheme(),
                   CoordinatorConf.CLIENT_TIMEOUT.name(), "10min"));
     } catch (IllegalArgumentException e) {
       err.println(PREFIX + e.getMessage());
@@ -262,7 +262,7 @@ public final class CoordinatorBenchCommand implements Command {
 
         Arrays.sort(placeSeconds);
         Map<String, Object> r = new LinkedHashMap<>();
-        r.put("policy", driver.welcome().policy());
+        r.put("scheme", driver.welcome().scheme());
         r.put("hosts", hosts);
         r.put("coflows", coflows);
         r.put("flows", flows.size());
@@ -284,7 +284,7 @@ public final class CoordinatorBenchCommand implements Command {
         } else {
           out.printf(
               Locale.ROOT,
-              "coordinator, policy %s: %d hosts, %d coflows, %d paced flows%n"
+              "coordinator, scheme %s: %d hosts, %d coflows, %d paced flows%n"
                   + "  placement: p50 %.3f ms, p99 %.3f ms%n"
                   + "  paced at %d events/s (%d achieved): %d decisions, %d flow rates pushed,"
                   + " decision latency p50 %.3f ms, p99 %.3f ms%n"
@@ -350,7 +350,7 @@ public final class CoordinatorBenchCommand implements Command {
     double[] sorted = Arrays.copyOf(seconds, timed);
     Arrays.sort(sorted);
     Map<String, Object> r = new LinkedHashMap<>();
-    r.put("policy", conf.policy());
+    r.put("scheme", conf.scheme());
     r.put("hosts", set.hosts());
     r.put("coflows", set.coflows());
     r.put("flows", flows.size());
@@ -367,7 +367,7 @@ public final class CoordinatorBenchCommand implements Command {
     } else {
       out.printf(
           Locale.ROOT,
-          "decisions alone, policy %s: %d hosts, %d coflows, %d flows%n"
+          "decisions alone, scheme %s: %d hosts, %d coflows, %d flows%n"
               + "  %d decisions after a warm-up: mean %.3f ms, p50 %.3f ms, p99 %.3f ms%n",
           r.values().toArray());
     }

@@ -37,7 +37,7 @@ public final class CoordinatorCommand implements Command {
               "run the standalone coordinator (protocol, /status, /metrics) until stopped")
           .value("--port", "7390", "port of the coordinator protocol (0: any free port)")
           .value("--http-port", "7391", "port of /status, /metrics and the status page")
-          .value("--policy", "rpc", "scheme deciding placements and rates")
+          .value("--scheme", "rpc", "scheme deciding placements and rates")
           .value("--conf", "FILE", "Java properties with coflow.coordinator.* keys");
   private static final String PREFIX = "coflow coordinator: ";
   static final String SECRET_ENV = "COFLOW_COORDINATOR_SECRET";
@@ -74,10 +74,10 @@ public final class CoordinatorCommand implements Command {
     }
     try (CoordinatorServer server = CoordinatorServer.start(conf)) {
       out.printf(
-          "coflow coordinator: protocol on %s, status on http://%s/, policy %s, %s%n",
+          "coflow coordinator: protocol on %s, status on http://%s/, scheme %s, %s%n",
           where(server.address()),
           where(server.httpAddress()),
-          conf.policy(),
+          conf.scheme(),
           conf.secret() == null ? "no authentication (loopback only)" : "shared secret");
       out.flush();
       CountDownLatch until = stop;
@@ -120,7 +120,7 @@ public final class CoordinatorCommand implements Command {
     }
     put(flags, "--port", CoordinatorConf.PORT.name(), settings);
     put(flags, "--http-port", CoordinatorConf.HTTP_PORT.name(), settings);
-    put(flags, "--policy", CoordinatorConf.POLICY.name(), settings);
+    put(flags, "--scheme", CoordinatorConf.SCHEME.name(), settings);
     return settings;
   }
 

@@ -131,9 +131,9 @@ public final class TestbedSpark implements AutoCloseable {
   /**
    * The plugin's view of the links: {@code spark.coflow.hostBandwidth} with each host's goodput,
    * under its address and its name (executors go by either, depending on the cluster manager), and
-   * {@code spark.coflow.executorBandwidth} at the fastest (bytes per second: a host's rate in
-   * Mbit/s times 125,000 times {@link #GOODPUT}). Telling the plugin the raw rate would make its
-   * flows ask for 4% more than the link carries, and the token buckets would drop the excess.
+   * {@code spark.coflow.defaultBandwidth} at the fastest (bytes per second: a host's rate in Mbit/s
+   * times 125,000 times {@link #GOODPUT}). Telling the plugin the raw rate would make its flows ask
+   * for 4% more than the link carries, and the token buckets would drop the excess.
    */
   public static Map<String, String> linkConf(List<HostLink> hosts) {
     StringBuilder list = new StringBuilder();
@@ -146,7 +146,7 @@ public final class TestbedSpark implements AutoCloseable {
       }
     }
     Map<String, String> conf = new LinkedHashMap<>();
-    conf.put("spark.coflow.executorBandwidth", Long.toString(fastest));
+    conf.put("spark.coflow.defaultBandwidth", Long.toString(fastest));
     conf.put("spark.coflow.hostBandwidth", list.toString());
     return conf;
   }

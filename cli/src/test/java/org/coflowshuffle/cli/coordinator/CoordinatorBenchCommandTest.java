@@ -100,7 +100,7 @@ class CoordinatorBenchCommandTest {
 
   @Test
   void drivesACoordinatorRunningElsewhereThroughItsPorts() throws Exception {
-    try (CoordinatorServer server = server(CoordinatorConf.POLICY.name(), "varys")) {
+    try (CoordinatorServer server = server(CoordinatorConf.SCHEME.name(), "varys")) {
       long before = server.decisions();
       Ran r = bench(connectedTo(server));
       assertEquals(0, r.status(), r.err());
@@ -111,7 +111,7 @@ class CoordinatorBenchCommandTest {
           server.decisions() - before >= decided, "what it reports, the server did: " + r.out());
       assertTrue(json.get("pacedLatencyP99Ms").asDouble() > 0, r.out());
       assertTrue(json.get("coordinator").asText().contains("/metrics"), r.out());
-      assertEquals("varys", json.get("policy").asText(), "the scheme it runs, not our default");
+      assertEquals("varys", json.get("scheme").asText(), "the scheme it runs, not our default");
     }
   }
 

@@ -35,7 +35,7 @@ class CoordinatorCommandTest {
   @Test
   void printsWhereItListensAndServesUntilStopped() throws Exception {
     Path conf = dir.resolve("coordinator.properties");
-    Files.writeString(conf, "coflow.coordinator.policy=varys\n");
+    Files.writeString(conf, "coflow.coordinator.scheme=varys\n");
     CountDownLatch stop = new CountDownLatch(1);
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ExecutorService thread = Executors.newSingleThreadExecutor();
@@ -59,12 +59,12 @@ class CoordinatorCommandTest {
         m = line.matcher(out.toString(StandardCharsets.UTF_8));
       }
       String printed = out.toString(StandardCharsets.UTF_8);
-      assertTrue(printed.contains("policy varys, shared secret"), printed);
+      assertTrue(printed.contains("scheme varys, shared secret"), printed);
       int port = Integer.parseInt(m.group(1));
       try (CoordinatorClient c =
           CoordinatorClient.connect(
               new InetSocketAddress("127.0.0.1", port), "test", "k", Duration.ofSeconds(5))) {
-        assertEquals("varys", c.welcome().policy());
+        assertEquals("varys", c.welcome().scheme());
       }
       stop.countDown();
       assertEquals(0, status.get(10, TimeUnit.SECONDS));
@@ -79,13 +79,13 @@ class CoordinatorCommandTest {
     int status =
         new CoordinatorCommand(new CountDownLatch(0), Map.of())
             .run(
-                new String[] {"--policy", "lifo"},
+                new String[] {"--scheme", "lifo"},
                 System.out,
                 new PrintStream(err, true, StandardCharsets.UTF_8),
                 new ByteArrayInputStream(new byte[0]));
     assertEquals(Command.USAGE, status);
     String e = err.toString(StandardCharsets.UTF_8);
-    assertTrue(e.startsWith("coflow coordinator: coflow.coordinator.policy=lifo"), e);
+    assertTrue(e.startsWith("coflow coordinator: coflow.coordinator.scheme=lifo"), e);
     assertEquals(1, e.lines().count(), e);
   }
 }

@@ -92,7 +92,7 @@ public final class CoflowDriverPlugin implements DriverPlugin {
           new LiveCoordinator(
               conf.scheme(),
               conf.schemeOptions(),
-              conf.executorBandwidth(),
+              conf.defaultBandwidth(),
               conf.hostBandwidth(),
               () -> (System.nanoTime() - start) / 1e9);
     } else {
@@ -142,7 +142,7 @@ public final class CoflowDriverPlugin implements DriverPlugin {
       return new GrowingCluster(
           coordinator,
           spare,
-          host -> conf.hostBandwidth().getOrDefault(host, conf.executorBandwidth()),
+          host -> conf.hostBandwidth().getOrDefault(host, conf.defaultBandwidth()),
           spark.getInt("spark.executor.cores", 1),
           spark.getInt("spark.dynamicAllocation.maxExecutors", Integer.MAX_VALUE));
     } catch (RuntimeException | LinkageError e) {

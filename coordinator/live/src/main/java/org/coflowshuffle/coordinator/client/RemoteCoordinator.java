@@ -384,8 +384,8 @@ public final class RemoteCoordinator implements ShuffleCoordinator, AutoCloseabl
       info.accept(
           "coflow: standalone coordinator at "
               + where()
-              + " connected (policy "
-              + c.welcome().policy()
+              + " connected (scheme "
+              + c.welcome().scheme()
               + ")");
     } catch (IOException | RuntimeException e) {
       noteDown(String.valueOf(e.getMessage()));

@@ -41,8 +41,8 @@ public sealed interface Message {
     }
   }
 
-  /** Server to client: the hello was accepted; {@code policy} is the scheme that decides. */
-  record Welcome(String session, String policy) implements Message {}
+  /** Server to client: the hello was accepted; {@code scheme} names the scheme that decides. */
+  record Welcome(String session, String scheme) implements Message {}
 
   /** Server to client: what was wrong with the last frame; the server closes the connection. */
   record Error(ErrorCode code, String message) implements Message {

@@ -304,7 +304,7 @@ final class ClusterScheduler {
     Map<String, Integer> shufflesByApp = new LinkedHashMap<>();
     apps.forEach((name, a) -> shufflesByApp.put(name, a.shuffles.size()));
     int requests = subscriptions.values().stream().mapToInt(subs -> subs.flows.size()).sum();
-    return new Status(conf.policy(), epoch, shufflesByApp, requests, coflows);
+    return new Status(conf.scheme(), epoch, shufflesByApp, requests, coflows);
   }
 
   private void registerApp(Peer from, Message.RegisterApp r) throws ProtocolException {
@@ -386,7 +386,7 @@ final class ClusterScheduler {
     }
     if (Arrays.stream(maps).allMatch(m -> m == 0)) {
       return new Message.Placement(
-          r.app(), r.request(), conf.policy(), List.of(), "no map tasks, so nothing to fetch");
+          r.app(), r.request(), conf.scheme(), List.of(), "no map tasks, so nothing to fetch");
     }
     ReduceTaskRanges tasks;
     try {
@@ -414,7 +414,7 @@ final class ClusterScheduler {
           Arrays.stream(shuffles).mapToObj(String::valueOf).collect(Collectors.joining("+"));
       String reason =
           "shuffle " + names + " of " + r.app() + ": " + why.substring(why.indexOf(": ") + 2);
-      return new Message.Placement(r.app(), r.request(), conf.policy(), List.of(), reason);
+      return new Message.Placement(r.app(), r.request(), conf.scheme(), List.of(), reason);
     }
   }
 

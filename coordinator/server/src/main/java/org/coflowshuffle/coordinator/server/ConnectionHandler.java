@@ -87,7 +87,7 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<Message> imple
               : "the hello's proof does not match this connection's challenge and the secret");
     }
     client = h.client() + "@" + channel.remoteAddress();
-    send(new Message.Welcome(Integer.toHexString(System.identityHashCode(this)), server.policy()));
+    send(new Message.Welcome(Integer.toHexString(System.identityHashCode(this)), server.scheme()));
   }
 
   @Override

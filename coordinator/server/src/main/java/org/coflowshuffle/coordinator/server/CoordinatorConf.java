@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.DoubleSupplier;
 import org.coflowshuffle.config.ConfigKey;
+import org.coflowshuffle.config.SchedulingKeys;
 import org.coflowshuffle.coordinator.live.LiveCoordinator;
 import org.coflowshuffle.core.policy.SchemeOptions;
 import org.coflowshuffle.core.scheme.Schemes;
@@ -22,7 +23,7 @@ import org.coflowshuffle.core.scheme.Schemes;
  * @param httpPort where {@code /status}, {@code /metrics} and the status page are served
  * @param bind the address both listen on
  * @param secret the shared secret clients prove in their hello; null for none
- * @param policy the scheme that decides placements and rates
+ * @param scheme the scheme that decides placements and rates
  * @param options the scheme's options
  * @param hostBytesPerSecond link speed of hosts not in {@code hostBandwidth}, each way
  * @param hostBandwidth link speeds by host name, each way
@@ -38,7 +39,7 @@ public record CoordinatorConf(
     int httpPort,
     InetAddress bind,
     String secret,
-    String policy,
+    String scheme,
     SchemeOptions options,
     double hostBytesPerSecond,
     Map<String, Double> hostBandwidth,
@@ -49,6 +50,8 @@ public record CoordinatorConf(
     double rateTolerance) {
 
   static final String SINCE = "0.1.0";
+
+  private static final String PREFIX = "coflow.coordinator.";
 
   public static final ConfigKey<Integer> PORT =
       ConfigKey.integer(
@@ -87,44 +90,21 @@ public record CoordinatorConf(
           SINCE,
           "Allow a non-loopback `bindAddress` without a secret: anyone who reaches the port can"
               + " steer placements and rates.");
-  public static final ConfigKey<String> POLICY =
+  public static final ConfigKey<String> SCHEME =
       ConfigKey.of(
-          "coflow.coordinator.policy",
+          "coflow.coordinator.scheme",
           "string",
           "rpc",
           SINCE,
           "Scheme deciding placements and rates: " + String.join(", ", Schemes.names()) + ".",
           Schemes::require);
   public static final ConfigKey<Double> STARVATION_THRESHOLD =
-      ConfigKey.seconds(
-          "coflow.coordinator.starvationThreshold",
-          "60s",
-          SINCE,
-          "δ of Algorithm 1: a coflow that has waited this long with none of its flows moving is"
-              + " served before shorter ones.");
-  public static final ConfigKey<Boolean> WORK_CONSERVING =
-      ConfigKey.bool(
-          "coflow.coordinator.workConserving",
-          true,
-          SINCE,
-          "Hand bandwidth the schedule leaves idle to waiting coflows (the paper's Fig. 8 variant)."
-              + " On by default: on real links and tasks the schedule leaves bandwidth idle that it"
-              + " counted as used (docs/results.md, terasort on YARN); `false` is the paper's strict"
-              + " schedule.");
+      SchedulingKeys.starvationThreshold(PREFIX);
+  public static final ConfigKey<Boolean> WORK_CONSERVING = SchedulingKeys.workConserving(PREFIX);
   public static final ConfigKey<Long> HOST_BANDWIDTH_DEFAULT =
-      ConfigKey.size(
-          "coflow.coordinator.defaultBandwidth",
-          "125m",
-          SINCE,
-          "Link speed of a host, bytes per second each way, unless `hostBandwidth` names it.");
+      SchedulingKeys.defaultBandwidth(PREFIX);
   public static final ConfigKey<Map<String, Double>> HOST_BANDWIDTH =
-      ConfigKey.of(
-          "coflow.coordinator.hostBandwidth",
-          "host=size,...",
-          "",
-          SINCE,
-          "Hosts whose links differ from `defaultBandwidth`, e.g. `worker7=1g,10.0.0.5=62m`.",
-          ConfigKey::hostSizes);
+      SchedulingKeys.hostBandwidth(PREFIX);
   public static final ConfigKey<Long> MAX_FRAME =
       ConfigKey.size(
           "coflow.coordinator.maxFrameBytes",
@@ -187,7 +167,7 @@ public record CoordinatorConf(
           SECRET,
           BIND,
           OPEN_WITHOUT_SECRET,
-          POLICY,
+          SCHEME,
           STARVATION_THRESHOLD,
           WORK_CONSERVING,
           HOST_BANDWIDTH_DEFAULT,
@@ -204,7 +184,7 @@ public record CoordinatorConf(
 
   /** The scheduling core these settings describe: scheme, options and link speeds. */
   public LiveCoordinator newLiveCoordinator(DoubleSupplier clock) {
-    return new LiveCoordinator(policy, options, hostBytesPerSecond, hostBandwidth, clock);
+    return new LiveCoordinator(scheme, options, hostBytesPerSecond, hostBandwidth, clock);
   }
 
   /**
@@ -245,7 +225,7 @@ public record CoordinatorConf(
         HTTP_PORT.read(settings),
         bind,
         secret,
-        POLICY.read(settings),
+        SCHEME.read(settings),
         new SchemeOptions(1L, STARVATION_THRESHOLD.read(settings), WORK_CONSERVING.read(settings)),
         HOST_BANDWIDTH_DEFAULT.read(settings),
         HOST_BANDWIDTH.read(settings),

@@ -128,10 +128,10 @@ public final class CoordinatorServer implements AutoCloseable {
     CoordinatorServer s = new CoordinatorServer(conf);
     LOG.log(
         Level.INFO,
-        "coflow coordinator: protocol on {0}, HTTP on {1}, policy {2}, {3}",
+        "coflow coordinator: protocol on {0}, HTTP on {1}, scheme {2}, {3}",
         s.address(),
         s.httpAddress(),
-        conf.policy(),
+        conf.scheme(),
         conf.secret() == null ? "no authentication" : "shared-secret authentication");
     return s;
   }
@@ -194,8 +194,8 @@ public final class CoordinatorServer implements AutoCloseable {
     return metrics;
   }
 
-  String policy() {
-    return conf.policy();
+  String scheme() {
+    return conf.scheme();
   }
 
   double clientTimeoutSeconds() {

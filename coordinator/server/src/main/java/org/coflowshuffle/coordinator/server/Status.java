@@ -10,14 +10,14 @@ import java.util.Map;
 /**
  * What {@code /status} returns as JSON and the status page shows.
  *
- * @param policy the scheme deciding
+ * @param scheme the scheme deciding
  * @param epoch number of the last rate decision pushed
  * @param applications registered applications and how many shuffles each has registered
  * @param rateRequests flows whose fetchers wait for rate updates
  * @param coflows placed stages still fetching
  */
 public record Status(
-    String policy,
+    String scheme,
     long epoch,
     Map<String, Integer> applications,
     int rateRequests,

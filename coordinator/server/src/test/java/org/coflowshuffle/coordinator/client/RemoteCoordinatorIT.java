@@ -82,7 +82,7 @@ class RemoteCoordinatorIT {
       waitFor(() -> server.status().coflows().isEmpty(), "the coflow done");
       assertEquals(Double.POSITIVE_INFINITY, c.rate(0, 0, "2", "1"));
     }
-    assertTrue(log.get(0).contains("connected (policy rpc)"), log.toString());
+    assertTrue(log.get(0).contains("connected (scheme rpc)"), log.toString());
   }
 
   @Test

@@ -48,7 +48,7 @@ class CoordinatorAuthIT {
   @Test
   void theRightSecretIsWelcome() throws Exception {
     try (CoordinatorClient c = CoordinatorClient.connect(address, "driver", "s3cret", WAIT)) {
-      assertEquals("rpc", c.welcome().policy());
+      assertEquals("rpc", c.welcome().scheme());
     }
   }
 

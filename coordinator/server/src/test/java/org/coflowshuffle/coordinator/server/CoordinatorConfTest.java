@@ -23,7 +23,7 @@ class CoordinatorConfTest {
     assertEquals(7391, c.httpPort());
     assertTrue(c.bind().isLoopbackAddress());
     assertNull(c.secret());
-    assertEquals("rpc", c.policy());
+    assertEquals("rpc", c.scheme());
     assertEquals(125L << 20, c.hostBytesPerSecond());
     assertEquals(1 << 20, c.maxFrameBytes());
     assertEquals(30.0, c.clientTimeoutSeconds());
@@ -58,17 +58,17 @@ class CoordinatorConfTest {
                 "coflow.coordinator.hostBandwidth", "w1=62m, w2=1g",
                 "coflow.coordinator.clientTimeout", "1500ms",
                 "coflow.coordinator.starvationThreshold", "2min",
-                "coflow.coordinator.policy", "varys"));
+                "coflow.coordinator.scheme", "varys"));
     assertEquals(Map.of("w1", 62.0 * (1 << 20), "w2", (double) (1L << 30)), c.hostBandwidth());
     assertEquals(1.5, c.clientTimeoutSeconds(), 1e-9);
     assertEquals(120.0, c.options().starvationThreshold(), 1e-9);
-    assertEquals("varys", c.policy());
+    assertEquals("varys", c.scheme());
   }
 
   @Test
   void invalidValuesNameTheirKey() {
     assertRefused("coflow.coordinator.port", "70000");
-    assertRefused("coflow.coordinator.policy", "lifo");
+    assertRefused("coflow.coordinator.scheme", "lifo");
     assertRefused("coflow.coordinator.defaultBandwidth", "0");
     assertRefused("coflow.coordinator.defaultBandwidth", "12 parsecs");
     assertRefused("coflow.coordinator.hostBandwidth", "w1");

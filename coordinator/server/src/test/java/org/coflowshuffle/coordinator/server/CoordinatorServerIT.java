@@ -228,7 +228,7 @@ class CoordinatorServerIT {
       HttpClient http = HttpClient.newHttpClient();
       String base = "http://127.0.0.1:" + server.httpAddress().getPort();
       JsonNode status = JSON.readTree(get(http, base + "/status"));
-      assertEquals("rpc", status.get("policy").asText());
+      assertEquals("rpc", status.get("scheme").asText());
       assertEquals(1, status.get("applications").get("app-http").asInt());
       JsonNode coflow = status.get("coflows").get(0);
       assertEquals("app-http", coflow.get("app").asText());
