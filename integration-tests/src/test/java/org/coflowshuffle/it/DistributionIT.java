@@ -127,6 +127,31 @@ class DistributionIT {
   }
 
   @Test
+  void thePluginJarHoldsOnlyWhatRunsInSpark() throws IOException {
+    Path jar = home.resolve("jars/coflow-shuffle-spark_2.13-" + VERSION + ".jar");
+    List<String> packages = new ArrayList<>();
+    try (JarFile f = new JarFile(jar.toFile())) {
+      for (Enumeration<JarEntry> e = f.entries(); e.hasMoreElements(); ) {
+        String entry = e.nextElement().getName();
+        if (entry.endsWith(".class") && entry.startsWith("org/coflowshuffle/")) {
+          packages.add(entry.substring(0, entry.lastIndexOf('/')));
+        }
+      }
+    }
+    assertTrue(packages.contains("org/coflowshuffle/spark/driver"), "the plugin itself is there");
+    assertTrue(packages.contains("org/coflowshuffle/coordinator/live"), "and its coordinator");
+    for (String notInSpark :
+        List.of(
+            "org/coflowshuffle/cli",
+            "org/coflowshuffle/coordinator/server",
+            "org/coflowshuffle/simulator")) {
+      assertFalse(
+          packages.stream().anyMatch(p -> p.startsWith(notInSpark)),
+          notInSpark + " has no business in Spark");
+    }
+  }
+
+  @Test
   void noticeNamesEveryLibraryOfTheCommandLine() throws IOException {
     String notice = Files.readString(home.resolve("NOTICE")).toLowerCase(Locale.ROOT);
     try (Stream<Path> libs = Files.list(home.resolve("lib"))) {
