@@ -77,6 +77,11 @@ public final class SimulateCommand implements Command {
           .value("--port-gbps", "G", "reducer hosts' links, Gbit/s (default 1)")
           .value("--slots", "K", "reducers a host runs at once (default unlimited)")
           .value(
+              "--waves",
+              "whole|last-wave|per-wave",
+              "how rpc and rpc-faithful schedule a coflow whose reducers do not all fit the free"
+                  + " slots (default whole for rpc, per-wave for rpc-faithful)")
+          .value(
               "--topology",
               "fat-tree[:K]|vl2[:DA:DI[:SERVERS]]",
               "the fabric (fabric only; default " + FabricWorkload.DEFAULT_TOPOLOGY + ")")
@@ -237,7 +242,8 @@ public final class SimulateCommand implements Command {
   private static Map<String, Simulation.Outcome> runSchemes(
       SimulationPlan plan, Instance instance, long seed, int trial, Progress progress)
       throws SchemeFailure {
-    SchemeOptions options = new SchemeOptions(seed, plan.delta(), plan.workConserving());
+    SchemeOptions options =
+        new SchemeOptions(seed, plan.delta(), plan.workConserving(), false, plan.waves());
     int threads = Math.min(plan.schemes().size(), Runtime.getRuntime().availableProcessors());
     ExecutorService pool = Executors.newFixedThreadPool(threads);
     try {

@@ -67,6 +67,9 @@ final class SimulationOutput {
     root.put("resolution", plan.resolution());
     if (plan.slots() != Host.UNLIMITED_SLOTS) {
       root.put("slots", plan.slots());
+      if (plan.waves() != null) {
+        root.put("waves", plan.waves().id());
+      }
     }
     if (!plan.workload().equals("fb")) {
       root.put("hosts", plan.hosts());

@@ -13,6 +13,7 @@ import java.util.List;
 import org.coflowshuffle.cli.Flags;
 import org.coflowshuffle.core.model.Fabric;
 import org.coflowshuffle.core.model.Host;
+import org.coflowshuffle.core.policy.WaveRule;
 import org.coflowshuffle.core.scheme.Schemes;
 import org.coflowshuffle.simulator.trace.CoflowTrace;
 import org.coflowshuffle.simulator.workload.FabricWorkload;
@@ -37,6 +38,7 @@ record SimulationPlan(
     double portBytesPerSec,
     double mapperBytesPerSec,
     int slots,
+    WaveRule waves,
     double delta,
     double resolution,
     boolean workConserving,
@@ -68,6 +70,7 @@ record SimulationPlan(
               portBytesPerSec,
               mapperBytesPerSec,
               slots,
+              waves,
               delta,
               resolution,
               workConserving,
@@ -78,6 +81,15 @@ record SimulationPlan(
               null));
     }
     return points;
+  }
+
+  /** The rule named by {@code --waves}. */
+  private static WaveRule waves(String id) {
+    try {
+      return WaveRule.of(id);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("--waves: " + e.getMessage());
+    }
   }
 
   /** The swept parameter's value in this run. */
@@ -120,6 +132,10 @@ record SimulationPlan(
               + (workload == null ? "nothing" : "\"" + workload + "\""));
     }
     boolean fabricWorkload = workload.equals("fabric");
+    if (f.has("--waves") && !f.has("--slots")) {
+      throw new IllegalArgumentException(
+          "--waves needs --slots: with unlimited slots every reducer starts in the first wave");
+    }
     for (String option : List.of("--topology", "--width", "--switch-gbps")) {
       if (f.has(option) && !fabricWorkload) {
         throw new IllegalArgumentException(option + " is for --workload fabric only");
@@ -234,6 +250,7 @@ record SimulationPlan(
             ? 0
             : f.positiveDouble("--mapper-gbps", RpcSynthetic.DEFAULT_MAPPER_GBPS) * 1.25e8,
         f.has("--slots") ? f.positiveInt("--slots", 1) : Host.UNLIMITED_SLOTS,
+        f.has("--waves") ? waves(f.string("--waves", null)) : null,
         "none".equals(f.string("--delta", "none"))
             ? Double.POSITIVE_INFINITY
             : f.positiveDouble("--delta", Double.POSITIVE_INFINITY),

@@ -30,6 +30,7 @@ public final class CompareCommand implements Command {
           .value("--seed", "N", SolveCommand.SEED_HELP)
           .value("--delta", "SECONDS", SolveCommand.DELTA_HELP)
           .flag("--work-conserving", SolveCommand.WORK_CONSERVING_HELP)
+          .value("--waves", "RULE", SolveCommand.WAVES_HELP)
           .operand("FILE", SolveCommand.FILE_HELP);
 
   @Override

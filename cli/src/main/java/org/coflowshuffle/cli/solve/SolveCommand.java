@@ -17,6 +17,7 @@ import org.coflowshuffle.cli.Flags;
 import org.coflowshuffle.core.model.Instance;
 import org.coflowshuffle.core.policy.SchedulingPolicy;
 import org.coflowshuffle.core.policy.SchemeOptions;
+import org.coflowshuffle.core.policy.WaveRule;
 import org.coflowshuffle.core.schedule.Schedule;
 import org.coflowshuffle.core.schedule.ScheduleRunner;
 import org.coflowshuffle.core.scheme.Schemes;
@@ -43,6 +44,9 @@ public final class SolveCommand implements Command {
   static final String DELTA_HELP =
       "starvation threshold (default " + SchemeOptions.DEFAULT_STARVATION_THRESHOLD + ")";
   static final String WORK_CONSERVING_HELP = "give idle bandwidth to waiting flows";
+  static final String WAVES_HELP =
+      "how a coflow whose reducers do not all fit the free slots is scheduled: whole, last-wave or"
+          + " per-wave (default whole for rpc, per-wave for rpc-faithful)";
   static final String FILE_HELP = "the instance (docs/coflow-instance.md); - for standard input";
 
   static final CommandOptions OPTIONS =
@@ -52,6 +56,7 @@ public final class SolveCommand implements Command {
           .value("--seed", "N", SEED_HELP)
           .value("--delta", "SECONDS", DELTA_HELP)
           .flag("--work-conserving", WORK_CONSERVING_HELP)
+          .value("--waves", "RULE", WAVES_HELP)
           .operand("FILE", FILE_HELP);
 
   /** Bad arguments or bad input, reported as one line with exit status 2. */
@@ -133,6 +138,12 @@ public final class SolveCommand implements Command {
     }
     long seed = f.has("--seed") ? seed(f.string("--seed", "")) : seed();
     double delta = f.has("--delta") ? delta(f.string("--delta", "")) : delta();
+    WaveRule waves = null; // each scheme's own
+    try {
+      waves = f.has("--waves") ? WaveRule.of(f.string("--waves", null)) : null;
+    } catch (IllegalArgumentException e) {
+      throw new UsageException("--waves: " + e.getMessage());
+    }
     if (f.operand() == null) {
       throw new UsageException(
           "missing instance FILE (use - for standard input; coflow help "
@@ -140,12 +151,18 @@ public final class SolveCommand implements Command {
               + " lists the options)");
     }
     return new Options(
-        scheme, new SchemeOptions(seed, delta, f.has("--work-conserving")), f.operand());
+        scheme,
+        new SchemeOptions(seed, delta, f.has("--work-conserving"), false, waves),
+        f.operand());
   }
 
   /** The schemes for {@code --scheme}, and which one runs without it. */
   static String schemeHelp(String fallback) {
-    return "one of " + String.join(", ", Schemes.names()) + " (default " + fallback + ")";
+    return "one of "
+        + String.join(", ", Schemes.names())
+        + " (default "
+        + fallback
+        + "), or rpc-without-CHANGE (docs/algorithms.md)";
   }
 
   private static long seed() {

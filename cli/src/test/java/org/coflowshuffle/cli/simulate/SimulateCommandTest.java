@@ -73,6 +73,10 @@ class SimulateCommandTest {
     assertUsage(
         run("--workload", "fb", "--resolution", "-1"), "--resolution: expected a number >= 0");
     assertUsage(run("--workload", "fb", "--delta", "soon"), "--delta: expected a number > 0");
+    assertUsage(run("--workload", "fb", "--waves", "per-wave"), "--waves needs --slots");
+    assertUsage(
+        run("--workload", "fb", "--slots", "1", "--waves", "often"),
+        "--waves: unknown wave rule \"often\" (rules: whole, last-wave, per-wave)");
     assertUsage(
         run("--workload", "fabric", "--schemes", "rpc"),
         "rpc does not choose paths, so it cannot run on a multi-path fabric");

@@ -82,7 +82,8 @@ class SolveCommandTest {
         solve("--scheme", "magic", Examples.fig1().toString()),
         "coflow solve: unknown scheme \"magic\" (schemes: "
             + String.join(", ", Schemes.names())
-            + ")");
+            + "; rpc-without-CHANGE leaves out one of rpc's changes: timed-placement, candidates,"
+            + " receiver-rates, slow-host-rule, early-stop)");
   }
 
   @Test

@@ -31,8 +31,9 @@ public final class CoflowDemand {
   /** With every reducer pinned: the plan's fixed loads. */
   private CoflowPlan pinnedPlan;
 
-  private List<Host> boundsHosts; // the hosts `bounds` was worked out for
+  private List<Host> boundsHosts; // the hosts `bounds` and `slowHostLimit` were worked out for
   private double[] bounds;
+  private double slowHostLimit = Double.NaN; // NaN: not worked out yet
 
   /**
    * @param locality whether to keep bytes per (reducer, source host), needed only when some sender
@@ -171,9 +172,19 @@ public final class CoflowDemand {
   double[] bounds(NetworkProfile net) {
     if (boundsHosts != net.hosts()) {
       bounds = PlanEvaluator.bounds(this, net);
+      slowHostLimit = Double.NaN;
       boundsHosts = net.hosts();
     }
     return bounds;
+  }
+
+  /** {@link SlowHostRule#limit} on the hosts of {@code net}, worked out once per list of hosts. */
+  double slowHostLimit(NetworkProfile net) {
+    bounds(net);
+    if (Double.isNaN(slowHostLimit)) {
+      slowHostLimit = SlowHostRule.limit(this, net);
+    }
+    return slowHostLimit;
   }
 
   /** The pinned plan cached for a cluster of {@code hosts}, or null. */

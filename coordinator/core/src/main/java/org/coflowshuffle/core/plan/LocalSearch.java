@@ -22,7 +22,9 @@ final class LocalSearch {
 
   private LocalSearch() {}
 
-  static CoflowPlan improve(CoflowDemand d, CoflowPlan plan, NetworkProfile net) {
+  /** {@code slowHostRule}: moves keep to the hosts {@link SlowHostRule} allows. */
+  static CoflowPlan improve(
+      CoflowDemand d, CoflowPlan plan, NetworkProfile net, boolean slowHostRule) {
     int m = net.hostCount();
     if ((long) d.reducers() * m > MAX_PAIRS) {
       return plan;
@@ -33,7 +35,7 @@ final class LocalSearch {
         used[plan.hostOf()[n]]++;
       }
     }
-    double[] least = SlowHostRule.slowestAllowed(d, net);
+    double[] least = slowHostRule ? SlowHostRule.slowestAllowed(d, net) : null;
     CoflowPlan best = plan;
     for (int round = 0; round < MAX_ROUNDS; round++) {
       CoflowPlan start = best;

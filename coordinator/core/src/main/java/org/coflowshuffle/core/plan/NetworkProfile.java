@@ -29,6 +29,7 @@ public final class NetworkProfile {
   private final boolean slotsLimited; // some host that may run reducers has a slot limit
   private final double fastestReducerHost; // the most incoming bandwidth of one that may
   private double fastestFreeNow = Double.NaN; // see fastestReceiverFreeNow; NaN: not known
+  private boolean idle; // no link has lost bandwidth in this invocation
   private int epoch;
   private final int[] changedIn; // per link (in links, then out links): the epoch it last changed
   // Per host, its links' whole bandwidths: a reset reads these arrays, not 2,000 host fields.
@@ -122,6 +123,7 @@ public final class NetworkProfile {
     epoch = 0;
     anyFreeing = false;
     fastestFreeNow = Double.NaN;
+    idle = true;
     for (int j = 0; j < in.length; j++) {
       freeSlots[j] =
           !mayHostReducers[j]
@@ -276,6 +278,14 @@ public final class NetworkProfile {
   }
 
   /**
+   * True until a link loses bandwidth in this invocation: the coflow planned now has every link at
+   * its whole bandwidth, as if alone on the network.
+   */
+  public boolean idle() {
+    return idle;
+  }
+
+  /**
    * The number of the current epoch: Algorithm 1 starts a new one after each coflow it serves, so
    * that a plan made in an earlier epoch can tell which links have lost bandwidth since (see {@link
    * PlanEvaluator#reevaluatePinned}).
@@ -306,6 +316,7 @@ public final class NetworkProfile {
   void changed(int slot) {
     changedIn[slot] = epoch;
     fastestFreeNow = Double.NaN;
+    idle = false;
   }
 
   /** Takes one slot of the host for a newly placed reducer: a free one, else the next to free. */

@@ -63,12 +63,14 @@ public final class PlanEvaluator {
     if (net.anySlotFreeingLater()) {
       finish = Math.max(finish, slotWaits(d, hostOf, net));
     }
+    double laterWave = 0;
     if (unplaced > 0) {
       // A later wave (section IV-D, multi-wave): at best it gets the whole cluster afterwards.
       double inTotal = net.acceptingIn();
-      finish += inTotal > 0 ? unplaced / inTotal : Double.POSITIVE_INFINITY;
+      laterWave = inTotal > 0 ? unplaced / inTotal : Double.POSITIVE_INFINITY;
     }
-    return new CoflowPlan(d, hostOf, finish, received, sent, Arrays.copyOf(touched, count));
+    return new CoflowPlan(
+        d, hostOf, finish + laterWave, laterWave, received, sent, Arrays.copyOf(touched, count));
   }
 
   /**
@@ -147,7 +149,8 @@ public final class PlanEvaluator {
         finish = Math.max(finish, net.out(j).timeToCarry(base.sent()[j]));
       }
     }
-    return new CoflowPlan(d, base.hostOf(), finish, base.received(), base.sent(), base.touched());
+    return new CoflowPlan(
+        d, base.hostOf(), finish, 0, base.received(), base.sent(), base.touched());
   }
 
   /**
@@ -171,7 +174,7 @@ public final class PlanEvaluator {
     return finish == previous.finish()
         ? previous
         : new CoflowPlan(
-            previous.demand(), previous.hostOf(), finish, received, sent, previous.touched());
+            previous.demand(), previous.hostOf(), finish, 0, received, sent, previous.touched());
   }
 
   /**
@@ -182,6 +185,14 @@ public final class PlanEvaluator {
    */
   public static double lowerBound(CoflowDemand d, NetworkProfile net) {
     return net.now() + Math.max(unpinnedBound(d, net), pinnedBound(d, net));
+  }
+
+  /**
+   * A time before which the coflow's current wave cannot end, whichever of its waiting reducers
+   * join it: its pinned reducers' part of {@link #lowerBound}.
+   */
+  public static double waveLowerBound(CoflowDemand d, NetworkProfile net) {
+    return net.now() + pinnedBound(d, net);
   }
 
   /**

@@ -35,9 +35,9 @@ public interface Planner {
   /**
    * False only when no plan of this planner can give {@code d} bandwidth now on {@code net}, so
    * that Algorithm 1 need not plan it, nor any coflow after it, once no coflow left may use now.
-   * The default holds for planners that place through {@link SlotAwarePlacer}.
+   * The default, always true, plans every waiting coflow.
    */
   default boolean mayReceiveNow(CoflowDemand d, NetworkProfile net) {
-    return SlotAwarePlacer.mayReceiveNow(d, net);
+    return true;
   }
 }

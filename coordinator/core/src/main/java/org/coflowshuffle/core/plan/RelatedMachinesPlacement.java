@@ -5,6 +5,7 @@
 package org.coflowshuffle.core.plan;
 
 import java.util.Arrays;
+import org.coflowshuffle.core.placement.FractionalPlacement;
 import org.coflowshuffle.core.util.StableOrder;
 
 /**
@@ -46,11 +47,7 @@ public final class RelatedMachinesPlacement {
       double lowerBound,
       double upperBound) {
     int n = work.length;
-    int[] order = new int[n];
-    for (int i = 0; i < n; i++) {
-      order[i] = i;
-    }
-    StableOrder.byKeyDescending(order, work);
+    int[] order = descending(work);
     double lo = lowerBound; // the bracket starts at the coflow's start, not at time 0
     double hi = upperBound;
     Pour pour = new Pour(work, order, capacity, eligibleHosts(eligible));
@@ -68,6 +65,77 @@ public final class RelatedMachinesPlacement {
     int[] hostOf = new int[n];
     pour.meets(hi, hostOf);
     return new Result(hi, hostOf);
+  }
+
+  /**
+   * The optimum of (6), the least deadline of {@link #solve}, with a solution of it that splits as
+   * few reducers as it can: reducers, largest first, each whole on the host with the most room left
+   * among those (6) lets it use, and split over them, most room first, only where it fits on none.
+   * A split reducer fills every host it touches but its last, so no two reducers share two hosts:
+   * the solution's graph is a forest, with at most N + M fractions (Lemma 2), for Algorithm 2 to
+   * round. It exists whenever the deadline is feasible: the hosts a reducer may use include those
+   * of every larger one, so placing it anywhere among them leaves the smaller ones the same room in
+   * total as the pour that tested the deadline.
+   *
+   * @throws IllegalArgumentException when {@code upperBound} is not feasible
+   */
+  public static FractionalPlacement relax(
+      double[] work,
+      HostCapacity capacity,
+      boolean[] eligible,
+      double lowerBound,
+      double upperBound) {
+    double alpha = solve(work, capacity, eligible, lowerBound, upperBound).alpha();
+    int m = capacity.hosts();
+    int[] hosts = eligibleHosts(eligible);
+    double[] reach = new double[m];
+    double[] room = new double[m];
+    for (int j : hosts) {
+      reach[j] = capacity.bytesBy(j, alpha);
+      room[j] = Math.max(0, reach[j] - capacity.pinnedBytes(j));
+    }
+    double[][] x = new double[work.length][m];
+    for (int r : descending(work)) {
+      int[] mayUse =
+          Arrays.stream(hosts).filter(j -> work[r] <= reach[j] * (1 + 1e-12) + 1e-9).toArray();
+      StableOrder.byKeyDescending(mayUse, room);
+      if (mayUse.length == 0) {
+        throw new IllegalStateException("reducer " + r + " has no host at the optimum " + alpha);
+      }
+      double need = work[r];
+      if (need <= room[mayUse[0]] * (1 + 1e-12) + 1e-9) {
+        x[r][mayUse[0]] = 1;
+        room[mayUse[0]] = Math.max(0, room[mayUse[0]] - need);
+        continue;
+      }
+      int last = mayUse[0];
+      for (int i = 0; i < mayUse.length && need > 0 && room[mayUse[i]] > 0; i++) {
+        last = mayUse[i];
+        double piece = Math.min(need, room[last]);
+        x[r][last] += piece / work[r];
+        // A host filled to within rounding is full: no later piece makes a cycle through it.
+        room[last] = room[last] - piece <= 1e-12 * reach[last] ? 0 : room[last] - piece;
+        need -= piece;
+      }
+      x[r][last] += need / work[r]; // rounding's dust, if any: the deadline was met within it
+    }
+    return new FractionalPlacement(alpha, x);
+  }
+
+  /** Whether a fractional placement of (6) meets {@code deadline}. */
+  public static boolean feasible(
+      double[] work, HostCapacity capacity, boolean[] eligible, double deadline) {
+    return new Pour(work, descending(work), capacity, eligibleHosts(eligible))
+        .meets(deadline, null);
+  }
+
+  private static int[] descending(double[] work) {
+    int[] order = new int[work.length];
+    for (int i = 0; i < order.length; i++) {
+      order[i] = i;
+    }
+    StableOrder.byKeyDescending(order, work);
+    return order;
   }
 
   /** The eligible hosts. */

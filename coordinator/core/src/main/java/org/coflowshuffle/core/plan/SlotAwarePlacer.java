@@ -20,28 +20,27 @@ public final class SlotAwarePlacer {
 
   /**
    * Places every unpinned reducer of {@code d} that a slot allows, by {@code method}, on slots free
-   * now or freeing later.
+   * now or freeing later; by {@link SlowHostRule} too where {@code slowHostRule} (this project's
+   * rule, not the paper's).
    */
-  public static int[] place(CoflowDemand d, NetworkProfile net, PlacementMethod method) {
-    return place(d, net, method, false, false);
+  public static int[] place(
+      CoflowDemand d, NetworkProfile net, PlacementMethod method, boolean slowHostRule) {
+    return place(d, net, method, false, false, slowHostRule);
   }
 
   /**
-   * As {@link #place(CoflowDemand, NetworkProfile, PlacementMethod)}, but a reducer that {@link
-   * SlowHostRule} allows no host with a slot left waits for a later wave instead of taking a slow
-   * host: for runs that place each reducer when it starts, where it can take a fast host's slot
-   * once one frees.
+   * As {@link #place} with {@link SlowHostRule}, but a reducer that the rule allows no host with a
+   * slot left waits for a later wave instead of taking a slow host: for runs that place each
+   * reducer when it starts, where it can take a fast host's slot once one frees.
    */
   public static int[] placeKeepingRule(CoflowDemand d, NetworkProfile net, PlacementMethod method) {
-    return place(d, net, method, false, true);
+    return place(d, net, method, false, true, true);
   }
 
-  /**
-   * As {@link #place(CoflowDemand, NetworkProfile, PlacementMethod)} on the slots free now only;
-   * null when they are too few for every reducer.
-   */
-  public static int[] placeNow(CoflowDemand d, NetworkProfile net, PlacementMethod method) {
-    int[] hostOf = place(d, net, method, true, false);
+  /** As {@link #place} on the slots free now only; null when they are too few for every reducer. */
+  public static int[] placeNow(
+      CoflowDemand d, NetworkProfile net, PlacementMethod method, boolean slowHostRule) {
+    int[] hostOf = place(d, net, method, true, false, slowHostRule);
     return Arrays.stream(hostOf).allMatch(h -> h >= 0) ? hostOf : null;
   }
 
@@ -50,7 +49,8 @@ public final class SlotAwarePlacer {
       NetworkProfile net,
       PlacementMethod method,
       boolean nowOnly,
-      boolean keepRule) {
+      boolean keepRule,
+      boolean rule) {
     int m = net.hostCount();
     int[] hostOf = new int[d.reducers()];
     double[] loads = new double[m];
@@ -68,7 +68,7 @@ public final class SlotAwarePlacer {
     for (int j = 0; j < m; j++) {
       slots[j] = nowOnly ? net.freeSlotsNow(j) : net.freeSlots(j);
     }
-    double[] least = SlowHostRule.slowestAllowed(d, net);
+    double[] least = rule ? SlowHostRule.slowestAllowed(d, net) : null;
     while (opened > 0) {
       boolean[] eligible = new boolean[m];
       int eligibleHosts = 0;
@@ -123,13 +123,14 @@ public final class SlotAwarePlacer {
   /**
    * False only when no placement by these rules can give {@code d} bandwidth now: none of its
    * senders with bytes left has outgoing bandwidth free now, or every reducer with bytes to fetch
-   * is pinned to, or by {@link SlowHostRule} may only go to, hosts with no incoming bandwidth free
-   * now. A reducer with nothing to fetch starts as soon as it is placed, so a coflow that has one
-   * may always use now; so may one whose senders may run reducers (a flow can become local). Slots
-   * are not counted, which only makes the answer true more often; where any host has a slot limit a
-   * reducer may be placed without the rule, so then any host with bandwidth free now counts.
+   * is pinned to, or by {@link SlowHostRule} (where {@code rule}) may only go to, hosts with no
+   * incoming bandwidth free now. A reducer with nothing to fetch starts as soon as it is placed, so
+   * a coflow that has one may always use now; so may one whose senders may run reducers (a flow can
+   * become local). Slots are not counted, which only makes the answer true more often; where any
+   * host has a slot limit a reducer may be placed without the rule, so then any host with bandwidth
+   * free now counts.
    */
-  public static boolean mayReceiveNow(CoflowDemand d, NetworkProfile net) {
+  public static boolean mayReceiveNow(CoflowDemand d, NetworkProfile net, boolean rule) {
     if (d.hasLocality()) {
       return true;
     }
@@ -161,7 +162,10 @@ public final class SlotAwarePlacer {
       }
       if (!known) {
         fastestFree = net.fastestReceiverFreeNow();
-        least = fastestFree < 0 || net.slotsLimited() ? null : SlowHostRule.slowestAllowed(d, net);
+        least =
+            !rule || fastestFree < 0 || net.slotsLimited()
+                ? null
+                : SlowHostRule.slowestAllowed(d, net);
         known = true;
       }
       if (fastestFree >= 0
@@ -232,8 +236,10 @@ public final class SlotAwarePlacer {
   }
 
   /**
-   * Section IV-D, local reducer: a reducer goes to the host holding most of its input when that
-   * host may run it; the others are placed by {@code rest}.
+   * Section IV-D, local reducer: a reducer goes to the host holding most (more than half) of its
+   * input when that host may run it; the others, for which no such host exists, are placed by
+   * {@code rest}. Read as the largest share instead, a reducer whose input is spread evenly would
+   * go to whichever sender comes first, and so would all of its coflow's reducers.
    */
   public static PlacementMethod localFirst(PlacementMethod rest) {
     return (d, reducers, eligible, loads, net, hostOf) -> {
@@ -241,7 +247,7 @@ public final class SlotAwarePlacer {
       double[] load = loads.clone();
       for (int n : reducers) {
         int h = d.largestSource(n);
-        if (h >= 0 && eligible[h]) {
+        if (h >= 0 && eligible[h] && d.bytesFrom(n, h) > d.networkBytes(n, h)) {
           hostOf[n] = h;
           load[h] += d.networkBytes(n, h);
         } else {

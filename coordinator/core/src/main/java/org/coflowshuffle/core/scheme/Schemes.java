@@ -4,15 +4,21 @@
  */
 package org.coflowshuffle.core.scheme;
 
+import java.util.Arrays;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.stream.Collectors;
 import org.coflowshuffle.core.lp.LpFractionalPlacementSolver;
 import org.coflowshuffle.core.lp.PathSplitLp;
 import org.coflowshuffle.core.plan.Algorithm3Rates;
 import org.coflowshuffle.core.plan.FaithfulPlanner;
 import org.coflowshuffle.core.plan.ReceiverDrivenRates;
+import org.coflowshuffle.core.plan.RelatedMachinesSolver;
+import org.coflowshuffle.core.plan.RpcChange;
 import org.coflowshuffle.core.plan.RpcPlanner;
 import org.coflowshuffle.core.policy.SchedulingPolicy;
 import org.coflowshuffle.core.policy.SchemeOptions;
+import org.coflowshuffle.core.policy.WaveRule;
 import org.coflowshuffle.core.route.MinimumCct;
 
 /**
@@ -20,6 +26,8 @@ import org.coflowshuffle.core.route.MinimumCct;
  * among the same peers.
  */
 public final class Schemes {
+
+  private static final String WITHOUT = "rpc-without-";
 
   private Schemes() {}
 
@@ -60,16 +68,39 @@ public final class Schemes {
   }
 
   /**
-   * Returns {@code name} if it names a scheme.
+   * Scheme {@code rpc} with one of its changes beyond the paper left out, to measure what that
+   * change buys: {@code rpc-without-slow-host-rule} and the like ({@link RpcChange#id}).
+   */
+  public static List<String> ablations() {
+    return Arrays.stream(RpcChange.values()).map(c -> WITHOUT + c.id()).toList();
+  }
+
+  /**
+   * Returns {@code name} if it names a scheme, or an {@linkplain #ablations() ablation}.
    *
    * @throws IllegalArgumentException one line naming the scheme and the known ones
    */
   public static String require(String name) {
-    if (!names().contains(name)) {
+    if (!names().contains(name) && !ablations().contains(name)) {
       throw new IllegalArgumentException(
-          "unknown scheme \"" + name + "\" (schemes: " + String.join(", ", names()) + ")");
+          "unknown scheme \""
+              + name
+              + "\" (schemes: "
+              + String.join(", ", names())
+              + "; "
+              + WITHOUT
+              + "CHANGE leaves out one of rpc's changes: "
+              + Arrays.stream(RpcChange.values())
+                  .map(RpcChange::id)
+                  .collect(Collectors.joining(", "))
+              + ")");
     }
     return name;
+  }
+
+  /** {@code options} with {@code own} where they leave the wave rule to the scheme. */
+  private static SchemeOptions waves(SchemeOptions options, WaveRule own) {
+    return options.waves() == null ? options.withWaves(own) : options;
   }
 
   /**
@@ -80,16 +111,27 @@ public final class Schemes {
    */
   public static SchedulingPolicy create(String name, SchemeOptions options) {
     double delta = options.starvationThreshold();
-    return switch (require(name)) {
+    if (require(name).startsWith(WITHOUT)) {
+      RpcChange without = RpcChange.of(name.substring(WITHOUT.length()));
+      return new SrtfPolicy(
+          name,
+          new RpcPlanner(!options.placeAll(), EnumSet.of(without)),
+          without == RpcChange.RECEIVER_RATES ? new Algorithm3Rates() : new ReceiverDrivenRates(),
+          waves(options, WaveRule.WHOLE));
+    }
+    return switch (name) {
       case "rpc" ->
           new SrtfPolicy(
-              "rpc", new RpcPlanner(!options.placeAll()), new ReceiverDrivenRates(), options);
+              "rpc",
+              new RpcPlanner(!options.placeAll()),
+              new ReceiverDrivenRates(),
+              waves(options, WaveRule.WHOLE));
       case "rpc-faithful" ->
           new SrtfPolicy(
               "rpc-faithful",
-              new FaithfulPlanner(new LpFractionalPlacementSolver()),
+              new FaithfulPlanner(new RelatedMachinesSolver(new LpFractionalPlacementSolver())),
               new Algorithm3Rates(),
-              options);
+              waves(options, WaveRule.PER_WAVE));
       case "fair" -> new FairPolicy(new RandomPlacement(options.seed()));
       case "varys" -> new SebfPolicy("varys", new RandomPlacement(options.seed()));
       case "neat" -> new SebfPolicy("neat", new NeatPlacement());

@@ -30,6 +30,7 @@ import org.coflowshuffle.core.policy.CoflowAssignment;
 import org.coflowshuffle.core.policy.Decision;
 import org.coflowshuffle.core.policy.SchedulingPolicy;
 import org.coflowshuffle.core.policy.SchemeOptions;
+import org.coflowshuffle.core.policy.WaveRule;
 
 /**
  * Algorithm 1 of the RPC paper: serve coflows one at a time, shortest estimated completion first,
@@ -55,6 +56,11 @@ import org.coflowshuffle.core.policy.SchemeOptions;
  * nears the head. A coflow's aggregated demand is kept across invocations while it is unchanged,
  * and so is its last commit, from which the next one rewrites only the rates that change ({@link
  * CommittedRates}).
+ *
+ * <p>Where a coflow's reducers do not all fit the free slots (section IV-D, multi-wave), {@link
+ * WaveRule} says how it is served: as one unit whose estimate adds its later wave ({@link
+ * WaveRule#WHOLE}), keyed by its current wave alone ({@link WaveRule#PER_WAVE}), or in the
+ * background until its last wave fits ({@link WaveRule#LAST_WAVE}, {@link EarlyWaves}).
  *
  * <p>A coflow of {@linkplain Coflow#weight weight} w other than 1 is ordered by its remaining time
  * over w (weighted shortest remaining time first, which minimizes the weighted sum of completion
@@ -117,6 +123,7 @@ public final class SrtfPolicy implements SchedulingPolicy {
   // rewrite under CoflowAssignment's contract), for new coflows' first commits.
   private final ArrayDeque<double[]> spareRates = new ArrayDeque<>();
   private final IdleBandwidthFill idle = new IdleBandwidthFill();
+  private final EarlyWaves earlyWaves = new EarlyWaves();
   private NetworkProfile network; // the last invocation's B, reset for the next
 
   @Override
@@ -127,7 +134,11 @@ public final class SrtfPolicy implements SchedulingPolicy {
     CoflowAssignment[] out = new CoflowAssignment[active.size()];
     List<Integer> starving = new ArrayList<>();
     double delta = options.starvationThreshold();
+    boolean[] early = options.waves() == WaveRule.LAST_WAVE ? EarlyWaves.of(active, net) : null;
     for (int i = 0; i < active.size(); i++) {
+      if (early != null && early[i]) {
+        continue; // not in its last wave: served in the background below
+      }
       if (active.get(i).waitingSince() >= delta) { // >=: it is woken exactly at delta
         starving.add(i);
       }
@@ -150,10 +161,13 @@ public final class SrtfPolicy implements SchedulingPolicy {
     Comparator<Entry> order =
         (a, b) -> a.key() != b.key() ? Double.compare(a.key(), b.key()) : a.index() - b.index();
     PriorityQueue<Entry> queue = new PriorityQueue<>(order);
+    boolean perWave = options.waves() == WaveRule.PER_WAVE && net.slotsLimited();
     for (int i = 0; i < active.size(); i++) {
-      if (out[i] == null) {
+      if (out[i] == null && (early == null || !early[i])) {
         CoflowDemand d = demand(active.get(i), view);
-        queue.add(new Entry(key(PlanEvaluator.lowerBound(d, net), d, net), i, -1, d, null, false));
+        double bound =
+            perWave ? PlanEvaluator.waveLowerBound(d, net) : PlanEvaluator.lowerBound(d, net);
+        queue.add(new Entry(key(bound, d, net), i, -1, d, null, false));
       }
     }
     while (!queue.isEmpty()
@@ -179,7 +193,8 @@ public final class SrtfPolicy implements SchedulingPolicy {
       }
       CoflowPlan plan = e.polished() ? e.plan() : planner.refine(e.plan(), net);
       // B is read after this commit only to plan the coflows left, or to fill idle bandwidth
-      out[e.index()] = commit(plan, net, served, !queue.isEmpty() || options.workConserving());
+      boolean readAfter = !queue.isEmpty() || options.workConserving() || early != null;
+      out[e.index()] = commit(plan, net, served, readAfter);
       net.nextEpoch();
     }
     for (Entry e : queue) { // nothing they may use is free now: they wait, pinned reducers only
@@ -192,6 +207,9 @@ public final class SrtfPolicy implements SchedulingPolicy {
           new CoflowAssignment(hostOf, zeros.computeIfAbsent(a.remaining().length, double[]::new));
     }
     dropUnserved(served);
+    if (early != null) {
+      earlyWaves.serve(active, i -> demand(active.get(i), view), net, out, early);
+    }
     if (options.workConserving()) {
       idle.fill(active, out, net);
     }
@@ -313,10 +331,13 @@ public final class SrtfPolicy implements SchedulingPolicy {
     }
   }
 
-  /** {@code e}'s coflow with plan {@code p}, made against the current B. */
+  /**
+   * {@code e}'s coflow with plan {@code p}, made against the current B; keyed by its current wave
+   * alone under {@link WaveRule#PER_WAVE}.
+   */
   private Entry entry(CoflowPlan p, Entry e, NetworkProfile net, boolean polished) {
-    return new Entry(
-        key(p.finish(), e.demand(), net), e.index(), net.epoch(), e.demand(), p, polished);
+    double finish = options.waves() == WaveRule.PER_WAVE ? p.waveFinish() : p.finish();
+    return new Entry(key(finish, e.demand(), net), e.index(), net.epoch(), e.demand(), p, polished);
   }
 
   private CommittedRates newCommit(CoflowPlan plan) {

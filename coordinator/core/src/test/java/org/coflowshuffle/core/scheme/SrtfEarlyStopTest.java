@@ -119,7 +119,7 @@ class SrtfEarlyStopTest {
 
   @Test
   void rpcFaithfulStopsEarlyWithTheSameRates() {
-    sameSchedules("rpc-faithful", 40, false);
+    sameSchedules("rpc-faithful", 200, false);
   }
 
   @Test
