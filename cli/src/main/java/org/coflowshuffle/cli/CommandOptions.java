@@ -28,7 +28,11 @@ import picocli.CommandLine.ParseResult;
 public final class CommandOptions {
 
   /** One option or operand as declared, in order. */
-  private record Declared(String name, String label, String description) {
+  private record Declared(String name, String label, String description, boolean repeatable) {
+    Declared(String name, String label, String description) {
+      this(name, label, description, false);
+    }
+
     boolean operand() {
       return !name.startsWith("-");
     }
@@ -37,7 +41,7 @@ public final class CommandOptions {
       if (operand()) {
         return label;
       }
-      return "[" + name + (label == null ? "" : " " + label) + "]";
+      return "[" + name + (label == null ? "" : " " + label) + "]" + (repeatable ? "..." : "");
     }
   }
 
@@ -68,6 +72,11 @@ public final class CommandOptions {
    */
   public CommandOptions value(String name, String label, String description) {
     return add(new Declared(name, label, description));
+  }
+
+  /** An option that takes a value and may be given again and again; {@link Flags#all} reads it. */
+  public CommandOptions repeatableValue(String name, String label, String description) {
+    return add(new Declared(name, label, description, true));
   }
 
   /** An option that takes a value and must be given (shown without brackets). */
@@ -152,11 +161,14 @@ public final class CommandOptions {
         spec.addPositional(
             PositionalParamSpec.builder().paramLabel(d.label()).arity("0..1").build());
       } else {
-        spec.addOption(
+        OptionSpec.Builder option =
             OptionSpec.builder(d.name())
                 .arity(d.label() == null ? "0" : "1")
-                .type(d.label() == null ? boolean.class : String.class)
-                .build());
+                .type(d.label() == null ? boolean.class : String.class);
+        if (d.repeatable()) {
+          option.type(List.class).auxiliaryTypes(String.class);
+        }
+        spec.addOption(option.build());
       }
     }
     CommandLine line = new CommandLine(spec);
@@ -183,13 +195,18 @@ public final class CommandOptions {
       throw new IllegalArgumentException(e.getMessage());
     }
     Map<String, String> values = new LinkedHashMap<>();
+    Map<String, List<String>> repeated = new LinkedHashMap<>();
     for (OptionSpec o : result.matchedOptions()) {
-      values.put(o.longestName(), String.valueOf((Object) o.getValue()));
+      if (o.type() == List.class) {
+        repeated.put(o.longestName(), List.copyOf(o.<List<String>>getValue()));
+      } else {
+        values.put(o.longestName(), String.valueOf((Object) o.getValue()));
+      }
     }
     List<String> operands = new ArrayList<>();
     for (PositionalParamSpec p : result.matchedPositionals()) {
       operands.add(p.getValue());
     }
-    return new Flags(values, operands);
+    return new Flags(values, repeated, operands);
   }
 }

@@ -16,15 +16,23 @@ import java.util.Map;
 public final class Flags {
 
   private final Map<String, String> values;
+  private final Map<String, List<String>> repeated;
   private final List<String> operands;
 
   /**
    * @param values the value of every option given (a switch's is {@code true}), by name
+   * @param repeated every value of each repeatable option given, in order, by name
    * @param operands what followed the options, in order
    */
-  Flags(Map<String, String> values, List<String> operands) {
+  Flags(Map<String, String> values, Map<String, List<String>> repeated, List<String> operands) {
     this.values = Map.copyOf(values);
+    this.repeated = Map.copyOf(repeated);
     this.operands = List.copyOf(operands);
+  }
+
+  /** Every value of a repeatable option, in the order given; empty when it was not given. */
+  public List<String> all(String name) {
+    return repeated.getOrDefault(name, List.of());
   }
 
   /** The operand, e.g. the instance FILE, or null when none was given. */
@@ -33,7 +41,7 @@ public final class Flags {
   }
 
   public boolean has(String name) {
-    return values.containsKey(name);
+    return values.containsKey(name) || repeated.containsKey(name);
   }
 
   public String string(String name, String fallback) {

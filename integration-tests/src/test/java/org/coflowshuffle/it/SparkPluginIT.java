@@ -170,6 +170,43 @@ class SparkPluginIT {
   }
 
   @Test
+  void underSparksAuthenticationAndEncryptionSparkFetchesAndPlacementHolds() throws Exception {
+    JsonNode run =
+        differential(
+            "authenticated",
+            plugin(
+                Map.of(
+                    "spark.shuffle.readHostLocalDisk", "false",
+                    "spark.authenticate", "true",
+                    "spark.authenticate.secret", "it-secret",
+                    "spark.network.crypto.enabled", "true")),
+            true);
+    assertSameResults(run, "authenticated");
+    assertPlaced(run, rddQueriesAnd("sql join (AQE off)", "sql aggregate (AQE off)"));
+    assertEquals(0, pacedBytes(run), "no block crossed the unauthenticated paced transport");
+    assertTrue(
+        executorLines(run).stream()
+            .anyMatch(
+                l ->
+                    l.contains(
+                        "coflow: shuffle fetches are not paced: spark.authenticate is on and the"
+                            + " paced transport neither authenticates nor encrypts")),
+        "the executors say why their fetches are Spark's");
+  }
+
+  /** Every line the executors of an application logged. */
+  private List<String> executorLines(JsonNode run) throws IOException {
+    Path app = spark.resolve("work").resolve(run.get("applicationId").asText());
+    List<String> lines = new ArrayList<>();
+    try (var logs = Files.walk(app)) {
+      for (Path log : logs.filter(p -> p.getFileName().toString().equals("stderr")).toList()) {
+        lines.addAll(Files.readAllLines(log));
+      }
+    }
+    return lines;
+  }
+
+  @Test
   void shuffleManagerWithoutThePluginFallsBackAndSaysWhyOnce() throws Exception {
     JsonNode run = differential("manager-only", Map.of("spark.shuffle.manager", MANAGER), true);
     assertSameResults(run, "manager only");

@@ -170,6 +170,29 @@ public record CoflowSparkConf(
             : Map.of());
   }
 
+  /**
+   * The first of Spark's settings that secure its block transfers which is on in {@code conf}, or
+   * null. The paced transport neither authenticates nor encrypts, so where one is on, the executors
+   * leave every fetch to Spark's own transport, which honours it; placement is unaffected.
+   */
+  public static String transportSecurity(SparkConf conf) {
+    for (String key :
+        List.of(
+            "spark.authenticate",
+            "spark.network.crypto.enabled",
+            "spark.authenticate.enableSaslEncryption")) {
+      if (conf.getBoolean(key, false)) {
+        return key;
+      }
+    }
+    // Spark's RPC TLS inherits spark.ssl.enabled unless it is set itself.
+    boolean rpcTls =
+        conf.getBoolean("spark.ssl.rpc.enabled", conf.getBoolean("spark.ssl.enabled", false));
+    return rpcTls
+        ? (conf.contains("spark.ssl.rpc.enabled") ? "spark.ssl.rpc.enabled" : "spark.ssl.enabled")
+        : null;
+  }
+
   private static InetSocketAddress hostPort(String value) {
     String v = value.trim();
     int colon = v.lastIndexOf(':');

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
+import java.util.List;
 import org.apache.spark.SparkConf;
 import org.coflowshuffle.config.ConfigDocs;
 import org.junit.jupiter.api.Test;
@@ -94,6 +95,28 @@ class CoflowSparkConfTest {
             CoflowSparkConf.KEYS);
     assertEquals(
         section, ConfigDocs.current(file, "spark", section), "docs/configuration.md drifted");
+  }
+
+  @Test
+  void sparksTransportSecurityIsNamedSoThatFetchesStaySparks() {
+    assertEquals(null, CoflowSparkConf.transportSecurity(new SparkConf(false)));
+    for (String key :
+        List.of(
+            "spark.authenticate",
+            "spark.network.crypto.enabled",
+            "spark.authenticate.enableSaslEncryption",
+            "spark.ssl.rpc.enabled",
+            "spark.ssl.enabled")) {
+      assertEquals(
+          key, CoflowSparkConf.transportSecurity(new SparkConf(false).set(key, "true")), key);
+    }
+    assertEquals(
+        null,
+        CoflowSparkConf.transportSecurity(
+            new SparkConf(false)
+                .set("spark.ssl.enabled", "true")
+                .set("spark.ssl.rpc.enabled", "false")),
+        "RPC TLS turned off on its own");
   }
 
   private static void assertRefused(String key, String value, String start) {

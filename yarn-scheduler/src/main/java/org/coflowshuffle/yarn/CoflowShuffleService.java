@@ -40,10 +40,17 @@ public final class CoflowShuffleService extends AuxiliaryService {
   protected void serviceInit(Configuration conf) throws Exception {
     try {
       servers = ShuffleServers.start(ShuffleServiceConf.from(conf), conf);
-      LOG.info(
-          "coflow shuffle service: Spark's protocol on port {}, paced fetches on port {}",
-          servers.sparkPort(),
-          servers.pacedPort());
+      if (servers.authenticates()) {
+        LOG.info(
+            "coflow shuffle service: Spark's protocol on port {}, each application authenticated"
+                + " with its secret; paced port closed: the paced transport does not authenticate",
+            servers.sparkPort());
+      } else {
+        LOG.info(
+            "coflow shuffle service: Spark's protocol on port {}, paced fetches on port {}",
+            servers.sparkPort(),
+            servers.pacedPort());
+      }
     } catch (Exception | LinkageError e) {
       // Read on its own: a bad value elsewhere in the settings must not hide this one.
       if (ShuffleServiceConf.stopOnFailure(conf)) {
@@ -62,9 +69,26 @@ public final class CoflowShuffleService extends AuxiliaryService {
     return servers;
   }
 
+  /**
+   * Executors register their shuffle directories themselves, through Spark's protocol; with {@code
+   * spark.authenticate} the application's secret comes here, from the data it gave this service.
+   */
   @Override
   public void initializeApplication(ApplicationInitializationContext context) {
-    // Executors register their shuffle directories themselves, through Spark's protocol.
+    ShuffleServers s = servers;
+    if (s == null || !s.authenticates()) {
+      return;
+    }
+    String appId = context.getApplicationId().toString();
+    String secret = ServiceData.secret(context.getApplicationDataForService());
+    if (secret == null) {
+      LOG.warn(
+          "coflow shuffle service: application {} gave no secret; its executors cannot connect"
+              + " (set spark.authenticate=true in the application, as on this NodeManager)",
+          appId);
+      return;
+    }
+    s.applicationAdded(appId, secret);
   }
 
   @Override

@@ -7,6 +7,8 @@ package org.coflowshuffle.yarn;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.network.TransportContext;
+import org.apache.spark.network.crypto.AuthServerBootstrap;
+import org.apache.spark.network.sasl.ShuffleSecretManager;
 import org.apache.spark.network.server.TransportServer;
 import org.apache.spark.network.shuffle.ExternalBlockHandler;
 import org.apache.spark.network.util.TransportConf;
@@ -16,7 +18,9 @@ import org.coflowshuffle.ratelimit.PacedBlockServer;
  * The two servers of one node's service, over one registry of executors: Spark's shuffle protocol
  * (executors register their shuffle directories there, and Spark's own client fetches unpaced,
  * which is also the plugin's fallback), and the paced block server that serves the same files at
- * the coordinator's rates.
+ * the coordinator's rates. With {@code spark.authenticate} on, Spark's protocol authenticates each
+ * application with its own secret by Spark's own bootstrap, and the paced server, which cannot,
+ * stays closed.
  */
 final class ShuffleServers implements AutoCloseable {
 
@@ -25,18 +29,21 @@ final class ShuffleServers implements AutoCloseable {
   private final TransportServer spark;
   private final PacedBlockServer paced;
   private final int pacedPort;
+  private final ShuffleSecretManager secrets; // null: no authentication
 
   private ShuffleServers(
       ExternalBlockHandler handler,
       TransportContext context,
       TransportServer spark,
       PacedBlockServer paced,
-      int pacedPort) {
+      int pacedPort,
+      ShuffleSecretManager secrets) {
     this.handler = handler;
     this.context = context;
     this.spark = spark;
     this.paced = paced;
     this.pacedPort = pacedPort;
+    this.secrets = secrets;
   }
 
   /**
@@ -50,13 +57,21 @@ final class ShuffleServers implements AutoCloseable {
     // No recovery file: executors register again when a NodeManager restarts.
     ExternalBlockHandler handler = new ExternalBlockHandler(transport, null);
     TransportContext context = new TransportContext(transport, handler, true);
+    ShuffleSecretManager secrets = c.authenticate() ? new ShuffleSecretManager() : null;
     TransportServer spark = null;
     PacedBlockServer paced = null;
     try {
-      spark = context.createServer(c.sparkPort(), List.of());
-      paced = new PacedBlockServer(new ServiceBlockSource(handler.getBlockResolver()), c.threads());
-      int port = paced.start("0.0.0.0", c.pacedPort());
-      return new ShuffleServers(handler, context, spark, paced, port);
+      spark =
+          context.createServer(
+              c.sparkPort(),
+              secrets == null ? List.of() : List.of(new AuthServerBootstrap(transport, secrets)));
+      int port = -1;
+      if (secrets == null) { // the paced transport does not authenticate: closed under security
+        paced =
+            new PacedBlockServer(new ServiceBlockSource(handler.getBlockResolver()), c.threads());
+        port = paced.start("0.0.0.0", c.pacedPort());
+      }
+      return new ShuffleServers(handler, context, spark, paced, port, secrets);
     } catch (Exception e) {
       if (paced != null) {
         paced.close();
@@ -74,18 +89,34 @@ final class ShuffleServers implements AutoCloseable {
     return spark.getPort();
   }
 
+  /** The paced port; -1 when it is closed because Spark's protocol authenticates. */
   int pacedPort() {
     return pacedPort;
   }
 
-  /** Forgets an application's executors; YARN deletes its directories itself. */
+  /** Whether Spark's protocol authenticates each application with its own secret. */
+  boolean authenticates() {
+    return secrets != null;
+  }
+
+  /** Lets the application that holds {@code secret} connect as {@code appId} (authenticating). */
+  void applicationAdded(String appId, String secret) {
+    secrets.registerApp(appId, secret);
+  }
+
+  /** Forgets an application's executors, and its secret; YARN deletes its directories itself. */
   void applicationRemoved(String appId) {
+    if (secrets != null) {
+      secrets.unregisterApp(appId);
+    }
     handler.applicationRemoved(appId, false);
   }
 
   @Override
   public void close() {
-    paced.close();
+    if (paced != null) {
+      paced.close();
+    }
     spark.close();
     context.close();
     handler.close();

@@ -22,8 +22,10 @@ import org.coflowshuffle.config.ConfigKey;
  * @param pacedPort where fetches are served paced
  * @param threads event-loop threads sending paced blocks
  * @param stopOnFailure whether a failure to start fails the NodeManager
+ * @param authenticate whether Spark's protocol authenticates each application with its secret
  */
-public record ShuffleServiceConf(int sparkPort, int pacedPort, int threads, boolean stopOnFailure) {
+public record ShuffleServiceConf(
+    int sparkPort, int pacedPort, int threads, boolean stopOnFailure, boolean authenticate) {
 
   static final String SINCE = "0.1.0";
 
@@ -62,9 +64,19 @@ public record ShuffleServiceConf(int sparkPort, int pacedPort, int threads, bool
           "Fail the NodeManager when this service cannot start; by default it runs on without it"
               + " and its log says why in one line.");
 
+  public static final ConfigKey<Boolean> AUTHENTICATE =
+      ConfigKey.bool(
+          "spark.authenticate",
+          false,
+          SINCE,
+          "Authenticate every connection to `spark.shuffle.service.port` with its application's"
+              + " secret, which YARN hands the service when the application starts, as Spark's YARN"
+              + " shuffle service does. The paced port then stays closed (its transport does not"
+              + " authenticate) and executors fetch through Spark's protocol (docs/security.md).");
+
   /** Every key, in the order the reference lists them. */
   public static final List<ConfigKey<?>> KEYS =
-      List.of(SPARK_PORT, PACED_PORT, THREADS, STOP_ON_FAILURE);
+      List.of(SPARK_PORT, PACED_PORT, THREADS, STOP_ON_FAILURE, AUTHENTICATE);
 
   public ShuffleServiceConf {
     SPARK_PORT.check(sparkPort);
@@ -83,7 +95,8 @@ public record ShuffleServiceConf(int sparkPort, int pacedPort, int threads, bool
         SPARK_PORT.read(settings),
         PACED_PORT.read(settings),
         THREADS.read(settings),
-        STOP_ON_FAILURE.read(settings));
+        STOP_ON_FAILURE.read(settings),
+        AUTHENTICATE.read(settings));
   }
 
   /** Whether a failure to start must fail the NodeManager, read alone (other keys may be bad). */

@@ -130,7 +130,8 @@ class CoflowShuffleServiceTest {
     RuntimeException e = assertThrows(RuntimeException.class, () -> service.init(c));
     assertTrue(e.getMessage().contains("coflow.shuffle.service.port=seven"), e.getMessage());
     assertThrows(
-        IllegalArgumentException.class, () -> new ShuffleServiceConf(7337, 70_000, 2, false));
+        IllegalArgumentException.class,
+        () -> new ShuffleServiceConf(7337, 70_000, 2, false, false));
   }
 
   /**

@@ -53,6 +53,8 @@ public final class TerasortCommand implements Command {
           .flag("--testbed", "run on the testbed's hosts (coflow testbed up) instead")
           .flag("--mixed", "jobs of different sizes: job j sorts (j+1)/JOBS of the data")
           .value("--work", "DIR", "data, outputs and logs (default TMPDIR/coflow-terasort)")
+          .repeatableValue(
+              "--conf", "KEY=VALUE", "a Spark setting for both runs, stock and plugin (repeatable)")
           .flag("--json", "end with one JSON line");
   private static final String PREFIX = "coflow terasort: ";
 
@@ -79,7 +81,8 @@ public final class TerasortCommand implements Command {
       boolean testbed,
       boolean mixed,
       boolean workConserving,
-      String coordinator) {
+      String coordinator,
+      Map<String, String> sparkConf) {
 
     long rows() {
       return Math.max(1, bytes / 100);
@@ -105,7 +108,8 @@ public final class TerasortCommand implements Command {
           testbed,
           mixed,
           workConserving,
-          coordinator);
+          coordinator,
+          sparkConf);
     }
 
     String master() {
@@ -133,7 +137,7 @@ public final class TerasortCommand implements Command {
       Path spark = SparkDistribution.home(root, err);
       Jars jars = Jars.find(root);
       Files.createDirectories(o.work().resolve("logs"));
-      Cluster cluster = new Cluster(o.master(), o.master(), Map.of(), Map.of(), Map.of());
+      Cluster cluster = new Cluster(o.master(), o.master(), o.sparkConf(), Map.of(), Map.of());
       if (o.testbed()) {
         List<HostLink> hosts = TestbedCommands.hostsUp();
         err.printf(Locale.ROOT, "coflow: starting Spark on the testbed's %d hosts%n", hosts.size());
@@ -147,6 +151,7 @@ public final class TerasortCommand implements Command {
                 o.work().resolve("logs/testbed"));
         Map<String, String> conf = new LinkedHashMap<>(testbed.driverConf());
         conf.put("spark.executor.memory", o.executorMemoryMb() + "m");
+        conf.putAll(o.sparkConf());
         cluster =
             new Cluster(
                 testbed.masterUrl(),
@@ -207,7 +212,21 @@ public final class TerasortCommand implements Command {
         f.has("--testbed"),
         f.has("--mixed"),
         !f.has("--not-work-conserving"),
-        coordinator(f.string("--coordinator", null)));
+        coordinator(f.string("--coordinator", null)),
+        sparkConf(f.all("--conf")));
+  }
+
+  /** {@code --conf KEY=VALUE} settings, in order, the last of a key counting. */
+  static Map<String, String> sparkConf(List<String> settings) {
+    Map<String, String> conf = new LinkedHashMap<>();
+    for (String s : settings) {
+      int eq = s.indexOf('=');
+      if (eq <= 0) {
+        throw new IllegalArgumentException("--conf: expected KEY=VALUE, got \"" + s + "\"");
+      }
+      conf.put(s.substring(0, eq).trim(), s.substring(eq + 1).trim());
+    }
+    return Map.copyOf(conf);
   }
 
   /** A standalone coordinator's {@code host:port}, checked; null for the embedded one. */

@@ -66,6 +66,7 @@ public final class TerasortYarnCommand implements Command {
               "--not-work-conserving", "the paper's strict schedule: no idle bandwidth handed out")
           .value("--runs", "stock,rates-only,rpc,fair", "runs, in this order (default the first 3)")
           .value("--work", "DIR", "data, outputs and logs (default TMPDIR/coflow-terasort-yarn)")
+          .repeatableValue("--conf", "KEY=VALUE", "a Spark setting for every run (repeatable)")
           .flag("--json", "end with one JSON line");
   private static final String PREFIX = "coflow bench terasort-yarn: ";
   static final String PLACEMENT_KEY = "spark.coflow.placement.enabled";
@@ -147,7 +148,8 @@ public final class TerasortYarnCommand implements Command {
             true,
             true,
             !strict,
-            null);
+            null,
+            TerasortCommand.sparkConf(f.all("--conf")));
     return new Bench(
         f.string("--profile", "rpc-fig4"),
         hosts,
@@ -188,6 +190,7 @@ public final class TerasortYarnCommand implements Command {
         if (b.localityWait() != null) {
           conf.put("spark.locality.wait", b.localityWait());
         }
+        conf.putAll(o.sparkConf());
         Cluster cluster =
             new Cluster(
                 "yarn",

@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
 import org.coflowshuffle.cli.spark.app.TerasortApp;
 import org.coflowshuffle.spark.CoflowPlugin;
 import org.coflowshuffle.spark.CoflowShuffleManager;
@@ -54,6 +55,31 @@ class TerasortCommandTest {
     assertThrows(
         IllegalArgumentException.class,
         () -> TerasortCommand.parse(new String[] {"--coordinator", "coord.example"}));
+  }
+
+  @Test
+  void confIsRepeatableAndGoesToBothRuns() {
+    assertEquals(Map.of(), TerasortCommand.parse(new String[0]).sparkConf());
+    TerasortCommand.Options o =
+        TerasortCommand.parse(
+            new String[] {
+              "--conf",
+              "spark.authenticate=true",
+              "--conf=spark.network.crypto.enabled=true",
+              "--conf",
+              "spark.authenticate.secret=a=b"
+            });
+    assertEquals(
+        Map.of(
+            "spark.authenticate", "true",
+            "spark.network.crypto.enabled", "true",
+            "spark.authenticate.secret", "a=b"),
+        o.sparkConf());
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> TerasortCommand.parse(new String[] {"--conf", "spark.authenticate"}));
+    assertEquals("--conf: expected KEY=VALUE, got \"spark.authenticate\"", e.getMessage());
   }
 
   @Test

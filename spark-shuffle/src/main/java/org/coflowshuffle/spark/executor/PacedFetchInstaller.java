@@ -45,6 +45,14 @@ public final class PacedFetchInstaller implements AutoCloseable {
       LOG.info("coflow: local mode: every shuffle block is read in this JVM, nothing to pace");
       return null;
     }
+    String secured = CoflowSparkConf.transportSecurity(ctx.conf());
+    if (secured != null) {
+      LOG.warn(
+          "coflow: shuffle fetches are not paced: {} is on and the paced transport neither"
+              + " authenticates nor encrypts; Spark's own transport fetches every block",
+          secured);
+      return null;
+    }
     boolean external = ctx.conf().getBoolean("spark.shuffle.service.enabled", false);
     int servicePort;
     try {

@@ -21,8 +21,10 @@ import org.coflowshuffle.core.scheme.Schemes;
  *
  * @param port where the protocol is served (0: any free port)
  * @param httpPort where {@code /status}, {@code /metrics} and the status page are served
- * @param bind the address both listen on
+ * @param bind the address the protocol listens on
  * @param secret the shared secret clients prove in their hello; null for none
+ * @param httpBind the address the HTTP pages listen on
+ * @param httpToken the bearer token the HTTP pages require; null for none
  * @param scheme the scheme that decides placements and rates
  * @param options the scheme's options
  * @param hostBytesPerSecond link speed of hosts not in {@code hostBandwidth}, each way
@@ -39,6 +41,8 @@ public record CoordinatorConf(
     int httpPort,
     InetAddress bind,
     String secret,
+    InetAddress httpBind,
+    String httpToken,
     String scheme,
     SchemeOptions options,
     double hostBytesPerSecond,
@@ -83,6 +87,25 @@ public record CoordinatorConf(
           SINCE,
           "Address to listen on. Unset: all interfaces when a secret is set, else loopback.",
           String::trim);
+  public static final ConfigKey<String> HTTP_BIND =
+      ConfigKey.of(
+          "coflow.coordinator.httpBindAddress",
+          "string",
+          null,
+          SINCE,
+          "Address of `/status`, `/metrics` and the status page. Unset: loopback, whatever"
+              + " `bindAddress` is; they name applications and executors, so expose them on"
+              + " purpose, with `httpToken`.",
+          String::trim);
+  public static final ConfigKey<String> HTTP_TOKEN =
+      ConfigKey.of(
+          "coflow.coordinator.httpToken",
+          "string",
+          null,
+          SINCE,
+          "When set, the HTTP pages answer only requests that carry `Authorization: Bearer"
+              + " <token>`; others get 401.",
+          s -> s);
   public static final ConfigKey<Boolean> OPEN_WITHOUT_SECRET =
       ConfigKey.bool(
           "coflow.coordinator.openWithoutSecret",
@@ -166,6 +189,8 @@ public record CoordinatorConf(
           HTTP_PORT,
           SECRET,
           BIND,
+          HTTP_BIND,
+          HTTP_TOKEN,
           OPEN_WITHOUT_SECRET,
           SCHEME,
           STARVATION_THRESHOLD,
@@ -216,6 +241,10 @@ public record CoordinatorConf(
               + OPEN_WITHOUT_SECRET.name()
               + "=true to serve anyone who reaches the port");
     }
+    String httpToken = HTTP_TOKEN.read(settings);
+    if (httpToken != null && httpToken.isEmpty()) {
+      throw new IllegalArgumentException(HTTP_TOKEN.name() + " is empty; unset it or give a token");
+    }
     long maxFrame = MAX_FRAME.read(settings);
     if (maxFrame > Integer.MAX_VALUE) {
       throw new IllegalArgumentException(MAX_FRAME.name() + " must be under 2g");
@@ -225,6 +254,8 @@ public record CoordinatorConf(
         HTTP_PORT.read(settings),
         bind,
         secret,
+        address(HTTP_BIND, settings),
+        httpToken,
         SCHEME.read(settings),
         new SchemeOptions(1L, STARVATION_THRESHOLD.read(settings), WORK_CONSERVING.read(settings)),
         HOST_BANDWIDTH_DEFAULT.read(settings),
@@ -240,6 +271,18 @@ public record CoordinatorConf(
   public static CoordinatorConf defaults(int port, int httpPort) {
     return from(
         Map.of(PORT.name(), String.valueOf(port), HTTP_PORT.name(), String.valueOf(httpPort)));
+  }
+
+  /** The address {@code key} gives; loopback when it is unset. */
+  private static InetAddress address(ConfigKey<String> key, Map<String, String> settings) {
+    String given = key.read(settings);
+    try {
+      return given == null || given.isEmpty()
+          ? InetAddress.getLoopbackAddress()
+          : InetAddress.getByName(given);
+    } catch (java.net.UnknownHostException e) {
+      throw new IllegalArgumentException(key.name() + "=" + given + ": unknown host", e);
+    }
   }
 
   private static InetAddress bindAddress(Map<String, String> settings, String secret) {

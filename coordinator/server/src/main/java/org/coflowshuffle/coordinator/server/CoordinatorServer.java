@@ -106,7 +106,9 @@ public final class CoordinatorServer implements AutoCloseable {
               .bind(new InetSocketAddress(conf.bind(), conf.port()))
               .sync()
               .channel();
-      http = new StatusHttpServer(this, new InetSocketAddress(conf.bind(), conf.httpPort()));
+      http =
+          new StatusHttpServer(
+              this, new InetSocketAddress(conf.httpBind(), conf.httpPort()), conf.httpToken());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       shutdownGroups();

@@ -13,14 +13,16 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
 import java.util.Locale;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
 /**
  * The operator's view over HTTP: {@code /status} (JSON), {@code /metrics} (Prometheus text) and
- * {@code /} (an HTML page of the status that reloads itself every 2 s). Read-only: nothing here
- * changes a decision, so it needs no authentication, and it listens where the protocol does.
+ * {@code /} (an HTML page of the status that reloads itself every 2 s). Read-only, but it names the
+ * applications and executors a fetch needs, so it listens on loopback unless told otherwise and can
+ * require a bearer token.
  */
 final class StatusHttpServer implements AutoCloseable {
 
@@ -28,6 +30,7 @@ final class StatusHttpServer implements AutoCloseable {
       new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
   private final CoordinatorServer coordinator;
+  private final byte[] authorization; // the Authorization header required; null: none
   private final HttpServer server;
   private final ExecutorService threads =
       Executors.newSingleThreadExecutor(
@@ -37,8 +40,12 @@ final class StatusHttpServer implements AutoCloseable {
             return t;
           });
 
-  StatusHttpServer(CoordinatorServer coordinator, InetSocketAddress address) throws IOException {
+  /** {@code token}: the bearer token requests must carry; null for none. */
+  StatusHttpServer(CoordinatorServer coordinator, InetSocketAddress address, String token)
+      throws IOException {
     this.coordinator = coordinator;
+    this.authorization =
+        token == null ? null : ("Bearer " + token).getBytes(StandardCharsets.UTF_8);
     server = HttpServer.create(address, 16);
     server.createContext("/", this::serve);
     server.setExecutor(threads);
@@ -56,6 +63,11 @@ final class StatusHttpServer implements AutoCloseable {
         reply(x, 405, "text/plain", "only GET\n");
         return;
       }
+      if (!authorized(x)) {
+        x.getResponseHeaders().set("WWW-Authenticate", "Bearer");
+        reply(x, 401, "text/plain", "this coordinator's pages need its httpToken\n");
+        return;
+      }
       switch (path) {
         case "/status" -> reply(x, 200, "application/json", json(coordinator.status()));
         case "/metrics" -> reply(x, 200, "text/plain; version=0.0.4", coordinator.metricsText());
@@ -65,6 +77,16 @@ final class StatusHttpServer implements AutoCloseable {
     } catch (RuntimeException e) {
       reply(x, 503, "text/plain", "status unavailable: " + e.getMessage() + "\n");
     }
+  }
+
+  /** Whether the request carries the token, compared in time independent of where it differs. */
+  private boolean authorized(HttpExchange x) {
+    if (authorization == null) {
+      return true;
+    }
+    String given = x.getRequestHeaders().getFirst("Authorization");
+    return given != null
+        && MessageDigest.isEqual(authorization, given.getBytes(StandardCharsets.UTF_8));
   }
 
   private static String json(Status s) {

@@ -31,9 +31,19 @@ class CoordinatorConfTest {
   }
 
   @Test
-  void aSecretOpensAllInterfaces() {
+  void aSecretOpensAllInterfacesButNotTheStatusPages() {
     CoordinatorConf c = CoordinatorConf.from(Map.of("coflow.coordinator.secret", "x"));
     assertTrue(c.bind().isAnyLocalAddress());
+    assertTrue(c.httpBind().isLoopbackAddress(), "the pages stay on loopback");
+    assertNull(c.httpToken());
+    CoordinatorConf open =
+        CoordinatorConf.from(
+            Map.of(
+                "coflow.coordinator.httpBindAddress", "0.0.0.0",
+                "coflow.coordinator.httpToken", "t"));
+    assertTrue(open.httpBind().isAnyLocalAddress());
+    assertEquals("t", open.httpToken());
+    assertRefused("coflow.coordinator.httpToken", "");
   }
 
   @Test

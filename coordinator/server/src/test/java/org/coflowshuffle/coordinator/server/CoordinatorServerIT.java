@@ -250,6 +250,29 @@ class CoordinatorServerIT {
   }
 
   @Test
+  void withATokenThePagesAnswerOnlyRequestsThatCarryIt() throws Exception {
+    start(Map.of(CoordinatorConf.HTTP_TOKEN.name(), "s3cret-token"));
+    HttpClient http = HttpClient.newHttpClient();
+    for (String path : List.of("/status", "/metrics", "/")) {
+      URI url = URI.create("http://127.0.0.1:" + server.httpAddress().getPort() + path);
+      for (String header : new String[] {null, "Bearer wrong", "s3cret-token"}) {
+        HttpRequest.Builder r = HttpRequest.newBuilder(url);
+        if (header != null) {
+          r.header("Authorization", header);
+        }
+        HttpResponse<String> refused = http.send(r.build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(401, refused.statusCode(), path + " with " + header);
+        assertTrue(!refused.body().contains("scheme"), refused.body());
+      }
+      HttpResponse<String> ok =
+          http.send(
+              HttpRequest.newBuilder(url).header("Authorization", "Bearer s3cret-token").build(),
+              HttpResponse.BodyHandlers.ofString());
+      assertEquals(200, ok.statusCode(), path);
+    }
+  }
+
+  @Test
   void aSilentClientIsClosedAndItsApplicationDropped() throws Exception {
     start(Map.of("coflow.coordinator.clientTimeout", "1s"));
     try (CoordinatorClient driver =
