@@ -9,13 +9,14 @@ import io.netty.buffer.ByteBufAllocator;
 import java.nio.charset.StandardCharsets;
 
 /**
- * The wire format between a fetching reducer and a sending executor: each frame is a 4-byte length
- * (of what follows), a 1-byte type, then the body. Strings are a 2-byte length and UTF-8.
+ * The messages between a fetching reducer and a sender, each the body of one of Spark's one-way
+ * messages (Spark's framing carries its length, and its bootstraps authenticate and encrypt the
+ * connection): a 1-byte type, then the fields. Strings are a 2-byte length and UTF-8.
  *
  * <pre>
  * FETCH (1)  requestId:long flowId:string blockId:string rate:double   reducer → sender
  * RATE  (2)  flowId:string rate:double                                reducer → sender
- * DATA  (3)  requestId:long bytes...                                  sender → reducer
+ * DATA  (3)  requestId:long length:int; the next message is that many bytes of the block
  * END   (4)  requestId:long totalBytes:long                           sender → reducer
  * ERROR (5)  requestId:long message:string                            sender → reducer
  * </pre>
@@ -30,50 +31,38 @@ final class Frame {
   static final byte END = 4;
   static final byte ERROR = 5;
 
-  /** Largest frame a peer accepts from the other side, except DATA, whose bytes follow. */
-  static final int MAX_CONTROL_FRAME = 64 * 1024;
-
-  /** Bytes of a DATA frame before its payload: length, type, request id. */
-  static final int DATA_HEADER = 4 + 1 + 8;
-
   private Frame() {}
 
   static ByteBuf fetch(
       ByteBufAllocator a, long requestId, String flowId, String blockId, double rate) {
     ByteBuf b = a.buffer();
-    b.writeInt(0).writeByte(FETCH).writeLong(requestId);
+    b.writeByte(FETCH).writeLong(requestId);
     writeString(b, flowId);
     writeString(b, blockId);
-    b.writeDouble(rate);
-    return withLength(b);
+    return b.writeDouble(rate);
   }
 
   static ByteBuf rate(ByteBufAllocator a, String flowId, double rate) {
     ByteBuf b = a.buffer();
-    b.writeInt(0).writeByte(RATE);
+    b.writeByte(RATE);
     writeString(b, flowId);
-    b.writeDouble(rate);
-    return withLength(b);
+    return b.writeDouble(rate);
   }
 
-  /** The header of a DATA frame whose {@code payload} bytes are written next. */
-  static ByteBuf dataHeader(ByteBufAllocator a, long requestId, int payload) {
-    return a.buffer(DATA_HEADER).writeInt(1 + 8 + payload).writeByte(DATA).writeLong(requestId);
+  /** The header of {@code length} bytes of a block, which the next message carries. */
+  static ByteBuf data(ByteBufAllocator a, long requestId, int length) {
+    return a.buffer(1 + 8 + 4).writeByte(DATA).writeLong(requestId).writeInt(length);
   }
 
   static ByteBuf end(ByteBufAllocator a, long requestId, long total) {
-    return a.buffer(4 + 1 + 16)
-        .writeInt(1 + 16)
-        .writeByte(END)
-        .writeLong(requestId)
-        .writeLong(total);
+    return a.buffer(1 + 16).writeByte(END).writeLong(requestId).writeLong(total);
   }
 
   static ByteBuf error(ByteBufAllocator a, long requestId, String message) {
     ByteBuf b = a.buffer();
-    b.writeInt(0).writeByte(ERROR).writeLong(requestId);
+    b.writeByte(ERROR).writeLong(requestId);
     writeString(b, message.length() > 4000 ? message.substring(0, 4000) : message);
-    return withLength(b);
+    return b;
   }
 
   static void writeString(ByteBuf b, String s) {
@@ -87,16 +76,16 @@ final class Frame {
   /**
    * Reads a string.
    *
-   * @throws IllegalArgumentException when the frame ends before it
+   * @throws IllegalArgumentException when the message ends before it
    */
   static String readString(ByteBuf b) {
     if (b.readableBytes() < 2) {
-      throw new IllegalArgumentException("frame ends inside a string length");
+      throw new IllegalArgumentException("message ends inside a string length");
     }
     int n = b.readUnsignedShort();
     if (b.readableBytes() < n) {
       throw new IllegalArgumentException(
-          "string of " + n + " bytes, frame has " + b.readableBytes());
+          "string of " + n + " bytes, message has " + b.readableBytes());
     }
     String s = b.toString(b.readerIndex(), n, StandardCharsets.UTF_8);
     b.skipBytes(n);
@@ -106,20 +95,16 @@ final class Frame {
   /**
    * Reads a rate.
    *
-   * @throws IllegalArgumentException for a negative or NaN rate or a short frame
+   * @throws IllegalArgumentException for a negative or NaN rate or a short message
    */
   static double readRate(ByteBuf b) {
     if (b.readableBytes() < 8) {
-      throw new IllegalArgumentException("frame ends before the rate");
+      throw new IllegalArgumentException("message ends before the rate");
     }
     double r = b.readDouble();
     if (!(r >= 0)) {
       throw new IllegalArgumentException("rate must be >= 0 bytes/s, got " + r);
     }
     return r;
-  }
-
-  private static ByteBuf withLength(ByteBuf b) {
-    return b.setInt(0, b.readableBytes() - 4);
   }
 }

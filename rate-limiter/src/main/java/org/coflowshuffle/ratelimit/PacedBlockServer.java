@@ -4,70 +4,64 @@
  */
 package org.coflowshuffle.ratelimit;
 
-import io.netty.bootstrap.ServerBootstrap;
-import io.netty.channel.Channel;
-import io.netty.channel.ChannelInitializer;
-import io.netty.channel.ChannelOption;
-import io.netty.channel.EventLoopGroup;
-import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.nio.NioIoHandler;
-import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
-import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
-import java.net.InetSocketAddress;
+import java.util.List;
+import org.apache.spark.network.TransportContext;
+import org.apache.spark.network.crypto.AuthServerBootstrap;
+import org.apache.spark.network.sasl.SecretKeyHolder;
+import org.apache.spark.network.server.TransportServer;
+import org.apache.spark.network.util.TransportConf;
 
 /**
  * The sending side: serves blocks to fetching reducers, each flow paced at the rate its reducer
- * asked for, changeable while the block is sent. Runs in the sending executor; needs no root, since
- * pacing is done by when bytes are handed to the socket, not by the kernel.
+ * asked for, changeable while the block is sent. Pacing is done by when bytes are handed to the
+ * socket, not by the kernel, so it needs no root. It runs on Spark's own transport: with secrets,
+ * every connection first authenticates as an application by Spark's protocol (and is encrypted when
+ * {@code spark.network.crypto.enabled} is on), exactly as Spark's block transfers are.
  */
 public final class PacedBlockServer implements AutoCloseable {
 
-  private final BlockSource source;
-  private final EventLoopGroup boss = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
-  private final EventLoopGroup workers;
-  private Channel channel;
+  private final TransportContext context;
+  private final SecretKeyHolder secrets;
+  private final TransportConf conf;
+  private TransportServer server;
 
   /**
    * @param source where blocks are
-   * @param threads event-loop threads sending blocks
+   * @param conf Spark's transport settings: threads, and {@code spark.network.crypto.*}
+   * @param secrets the applications' secrets, to authenticate every connection with; null for no
+   *     authentication
    */
-  public PacedBlockServer(BlockSource source, int threads) {
-    this.source = source;
-    this.workers = new MultiThreadIoEventLoopGroup(threads, NioIoHandler.newFactory());
+  public PacedBlockServer(BlockSource source, TransportConf conf, SecretKeyHolder secrets) {
+    this.conf = conf;
+    this.secrets = secrets;
+    this.context = new TransportContext(conf, new SenderHandler(source, conf));
   }
 
   /**
    * Listens on {@code host:port} (port 0 for any free port).
    *
    * @return the port it listens on
+   * @throws RuntimeException when the port cannot be bound (Spark's server wraps the cause)
    */
-  public int start(String host, int port) throws InterruptedException {
-    ServerBootstrap b =
-        new ServerBootstrap()
-            .group(boss, workers)
-            .channel(NioServerSocketChannel.class)
-            .childOption(ChannelOption.TCP_NODELAY, true)
-            .childHandler(
-                new ChannelInitializer<SocketChannel>() {
-                  @Override
-                  protected void initChannel(SocketChannel ch) {
-                    ch.pipeline()
-                        .addLast(
-                            new LengthFieldBasedFrameDecoder(Frame.MAX_CONTROL_FRAME, 0, 4, 0, 4),
-                            new SenderHandler(source));
-                  }
-                });
-    channel = b.bind(host, port).sync().channel();
-    return ((InetSocketAddress) channel.localAddress()).getPort();
+  public int start(String host, int port) {
+    server =
+        context.createServer(
+            host,
+            port,
+            secrets == null ? List.of() : List.of(new AuthServerBootstrap(conf, secrets)));
+    return server.getPort();
+  }
+
+  /** Whether every connection authenticates. */
+  public boolean authenticates() {
+    return secrets != null;
   }
 
   @Override
   public void close() {
-    if (channel != null) {
-      channel.close().syncUninterruptibly();
+    if (server != null) {
+      server.close();
     }
-    boss.shutdownGracefully(0, 1, java.util.concurrent.TimeUnit.SECONDS).syncUninterruptibly();
-    workers.shutdownGracefully(0, 1, java.util.concurrent.TimeUnit.SECONDS).syncUninterruptibly();
+    context.close();
   }
 }

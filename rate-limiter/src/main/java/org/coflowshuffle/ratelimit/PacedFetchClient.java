@@ -4,109 +4,130 @@
  */
 package org.coflowshuffle.ratelimit;
 
-import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.Unpooled;
+import io.netty.buffer.UnpooledByteBufAllocator;
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.channel.ChannelInitializer;
-import io.netty.channel.ChannelOption;
-import io.netty.channel.EventLoopGroup;
-import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.nio.NioIoHandler;
-import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioSocketChannel;
-import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import org.apache.spark.network.TransportContext;
+import org.apache.spark.network.client.RpcResponseCallback;
+import org.apache.spark.network.client.TransportClient;
+import org.apache.spark.network.client.TransportClientFactory;
+import org.apache.spark.network.crypto.AuthClientBootstrap;
+import org.apache.spark.network.sasl.SecretKeyHolder;
+import org.apache.spark.network.server.OneForOneStreamManager;
+import org.apache.spark.network.server.RpcHandler;
+import org.apache.spark.network.server.StreamManager;
+import org.apache.spark.network.util.TransportConf;
 
 /**
  * The fetching side: asks a {@link PacedBlockServer} for blocks of a flow at a rate, and changes
  * that rate while they arrive. One connection per flow keeps flows independent (a paused flow never
- * holds up another).
+ * holds up another). Connections come from a {@link Factory}, which authenticates them as Spark
+ * authenticates its own.
  */
 public final class PacedFetchClient implements AutoCloseable {
 
-  /** Largest DATA frame accepted: the largest chunk plus its header. */
-  private static final int MAX_FRAME = Pacer.UNLIMITED_CHUNK + Frame.DATA_HEADER;
-
   private record Pending(CompletableFuture<Long> done, Consumer<ByteBuf> sink) {}
 
-  private final EventLoopGroup group;
-  private final boolean ownsGroup;
-  private final Channel channel;
+  private final TransportClient client;
+  private final Factory factory;
   private final Map<Long, Pending> pending = new ConcurrentHashMap<>();
   private final AtomicLong ids = new AtomicLong();
+  // Heap buffers: Spark's client keeps a message until it is written, so it must never be freed.
+  private static final ByteBufAllocator HEAP = new UnpooledByteBufAllocator(false);
+  // The fetch whose bytes the next message holds; touched on the network thread only.
+  private Pending body;
 
-  private PacedFetchClient(EventLoopGroup group, boolean ownsGroup, Channel channel) {
-    this.group = group;
-    this.ownsGroup = ownsGroup;
-    this.channel = channel;
+  private PacedFetchClient(TransportClient client, Factory factory) {
+    this.client = client;
+    this.factory = factory;
   }
 
   /**
-   * A network thread group for clients that share one (see {@link #connect(String, int,
-   * EventLoopGroup)}).
+   * Connections to paced servers over Spark's transport, one network thread group for all of them.
    */
-  public static EventLoopGroup newGroup(int threads) {
-    return new MultiThreadIoEventLoopGroup(threads, NioIoHandler.newFactory());
-  }
+  public static final class Factory implements AutoCloseable {
 
-  /** Connects to a server, with a network thread of its own. */
-  public static PacedFetchClient connect(String host, int port) throws IOException {
-    return connect(host, port, newGroup(1), true);
-  }
+    private final Map<Channel, PacedFetchClient> open = new ConcurrentHashMap<>();
+    private final TransportContext context;
+    private final TransportClientFactory clients;
 
-  /** Connects to a server on a shared network thread group, which {@link #close} leaves running. */
-  public static PacedFetchClient connect(String host, int port, EventLoopGroup group)
-      throws IOException {
-    return connect(host, port, group, false);
-  }
+    /**
+     * @param conf Spark's transport settings: threads, and {@code spark.network.crypto.*}
+     * @param appId the application the connections authenticate as
+     * @param secrets its secret; null for no authentication
+     */
+    public Factory(TransportConf conf, String appId, SecretKeyHolder secrets) {
+      context = new TransportContext(conf, new Receiver());
+      clients =
+          context.createClientFactory(
+              secrets == null ? List.of() : List.of(new AuthClientBootstrap(conf, appId, secrets)));
+    }
 
-  private static PacedFetchClient connect(
-      String host, int port, EventLoopGroup group, boolean ownsGroup) throws IOException {
-    PacedFetchClient[] self = new PacedFetchClient[1];
-    Bootstrap b =
-        new Bootstrap()
-            .group(group)
-            .channel(NioSocketChannel.class)
-            .option(ChannelOption.TCP_NODELAY, true)
-            .handler(
-                new ChannelInitializer<SocketChannel>() {
-                  @Override
-                  protected void initChannel(SocketChannel ch) {
-                    ch.pipeline()
-                        .addLast(
-                            new LengthFieldBasedFrameDecoder(MAX_FRAME, 0, 4, 0, 4),
-                            new ChannelInboundHandlerAdapter() {
-                              @Override
-                              public void channelRead(ChannelHandlerContext ctx, Object msg) {
-                                self[0].onFrame((ByteBuf) msg); // set before any FETCH is sent
-                              }
-
-                              @Override
-                              public void channelInactive(ChannelHandlerContext ctx) {
-                                if (self[0] != null) {
-                                  self[0].failAll(new IOException("connection closed"));
-                                }
-                              }
-                            });
-                  }
-                });
-    try {
-      Channel ch = b.connect(host, port).sync().channel();
-      self[0] = new PacedFetchClient(group, ownsGroup, ch);
-      return self[0];
-    } catch (Exception e) {
-      if (ownsGroup) {
-        group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+    /**
+     * A new connection to a server.
+     *
+     * @throws IOException naming the server when it cannot be reached or refuses to authenticate
+     */
+    public PacedFetchClient connect(String host, int port) throws IOException {
+      try {
+        TransportClient c = clients.createUnmanagedClient(host, port);
+        PacedFetchClient paced = new PacedFetchClient(c, this);
+        open.put(c.getChannel(), paced);
+        return paced;
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IOException("interrupted connecting to " + host + ":" + port, e);
+      } catch (IOException | RuntimeException e) {
+        throw new IOException("cannot connect to " + host + ":" + port + ": " + e.getMessage(), e);
       }
-      throw new IOException("cannot connect to " + host + ":" + port + ": " + e.getMessage(), e);
+    }
+
+    @Override
+    public void close() {
+      open.values().forEach(PacedFetchClient::close);
+      clients.close();
+      context.close();
+    }
+
+    /** Hands what servers push to the connection it came on. */
+    private final class Receiver extends RpcHandler {
+      private final StreamManager streams = new OneForOneStreamManager();
+
+      @Override
+      public void receive(TransportClient c, ByteBuffer message, RpcResponseCallback callback) {
+        callback.onFailure(new UnsupportedOperationException("a fetching client takes no RPCs"));
+      }
+
+      @Override
+      public void receive(TransportClient c, ByteBuffer message) {
+        PacedFetchClient paced = open.get(c.getChannel());
+        if (paced != null) {
+          paced.onMessage(Unpooled.wrappedBuffer(message));
+        }
+      }
+
+      @Override
+      public void channelInactive(TransportClient c) {
+        PacedFetchClient paced = open.remove(c.getChannel());
+        if (paced != null) {
+          paced.failAll(new IOException("connection closed"));
+        }
+      }
+
+      @Override
+      public StreamManager getStreamManager() {
+        return streams;
+      }
     }
   }
 
@@ -121,37 +142,55 @@ public final class PacedFetchClient implements AutoCloseable {
     long id = ids.incrementAndGet();
     CompletableFuture<Long> done = new CompletableFuture<>();
     pending.put(id, new Pending(done, sink));
-    channel.writeAndFlush(Frame.fetch(channel.alloc(), id, flowId, blockId, bytesPerSecond));
+    client.sendRpc(
+        Frame.fetch(HEAP, id, flowId, blockId, bytesPerSecond).nioBuffer(),
+        new RpcResponseCallback() {
+          @Override
+          public void onSuccess(ByteBuffer response) {} // its bytes, end or error follow
+
+          @Override
+          public void onFailure(Throwable e) {
+            pending.remove(id);
+            done.completeExceptionally(
+                new IOException("the sender refused the fetch: " + e.getMessage(), e));
+          }
+        });
     return done;
   }
 
   /** Changes the rate of a flow, from its next chunk on. */
   public void setRate(String flowId, double bytesPerSecond) {
-    channel.writeAndFlush(Frame.rate(channel.alloc(), flowId, bytesPerSecond));
+    client.send(Frame.rate(HEAP, flowId, bytesPerSecond).nioBuffer());
   }
 
-  private void onFrame(ByteBuf frame) {
-    try {
-      byte type = frame.readByte();
-      long id = frame.readLong();
-      Pending p = pending.get(id);
-      if (p == null) {
-        return;
-      }
-      switch (type) {
-        case Frame.DATA -> p.sink().accept(frame);
-        case Frame.END -> {
+  private void onMessage(ByteBuf message) {
+    if (body != null) {
+      Pending p = body;
+      body = null;
+      p.sink().accept(message);
+      return;
+    }
+    byte type = message.readByte();
+    long id = message.readLong();
+    Pending p = pending.get(id);
+    switch (type) {
+      case Frame.DATA -> body = p != null ? p : new Pending(new CompletableFuture<>(), b -> {});
+      case Frame.END -> {
+        if (p != null) {
           pending.remove(id);
-          p.done().complete(frame.readLong());
+          p.done().complete(message.readLong());
         }
-        case Frame.ERROR -> {
-          pending.remove(id);
-          p.done().completeExceptionally(new IOException(Frame.readString(frame)));
-        }
-        default -> failAll(new IOException("unknown frame type " + type + " from the sender"));
       }
-    } finally {
-      frame.release();
+      case Frame.ERROR -> {
+        String text = Frame.readString(message);
+        if (p != null) {
+          pending.remove(id);
+          p.done().completeExceptionally(new IOException(text));
+        } else {
+          failAll(new IOException(text)); // about no fetch of ours: the connection's end
+        }
+      }
+      default -> failAll(new IOException("unknown message type " + type + " from the sender"));
     }
   }
 
@@ -162,11 +201,10 @@ public final class PacedFetchClient implements AutoCloseable {
 
   @Override
   public void close() {
-    if (ownsGroup) {
-      channel.close().syncUninterruptibly();
-      group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
-    } else {
-      channel.close(); // may run on the shared group's own thread, which must never wait
-    }
+    factory.open.remove(client.getChannel());
+    client
+        .getChannel()
+        .close(); // without waiting: a fetch's callback may close on the network thread
+    failAll(new IOException("connection closed"));
   }
 }

@@ -5,24 +5,80 @@
 package org.coflowshuffle.ratelimit;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.channel.DefaultFileRegion;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import org.apache.spark.network.buffer.FileSegmentManagedBuffer;
+import org.apache.spark.network.buffer.NettyManagedBuffer;
+import org.apache.spark.network.client.RpcResponseCallback;
+import org.apache.spark.network.client.TransportClient;
+import org.apache.spark.network.protocol.OneWayMessage;
+import org.apache.spark.network.server.OneForOneStreamManager;
+import org.apache.spark.network.server.RpcHandler;
+import org.apache.spark.network.server.StreamManager;
+import org.apache.spark.network.util.TransportConf;
 
 /**
- * One connection of the sending side: blocks are sent one after another in the order asked, each in
- * chunks handed to the socket when its flow's {@link Pacer} allows, straight from the file
- * (zero-copy). A bad frame is answered with an ERROR naming what was wrong, then the connection is
- * closed. All state is touched only on the connection's event loop.
+ * The sending side of every connection of a {@link PacedBlockServer}: blocks are sent one after
+ * another in the order asked, each in chunks handed to the connection when its flow's {@link Pacer}
+ * allows, straight from the file (zero-copy where the connection is not encrypted). A connection
+ * that authenticated as an application may fetch only that application's blocks. A bad message is
+ * answered with an ERROR naming what was wrong, then the connection is closed. A connection's state
+ * is touched only on its event loop.
  */
-final class SenderHandler extends ChannelInboundHandlerAdapter {
+final class SenderHandler extends RpcHandler {
+
+  private final BlockSource source;
+  private final TransportConf conf;
+  private final StreamManager streams = new OneForOneStreamManager();
+  private final Map<Channel, Connection> connections = new ConcurrentHashMap<>();
+
+  SenderHandler(BlockSource source, TransportConf conf) {
+    this.source = source;
+    this.conf = conf;
+  }
+
+  /**
+   * A FETCH comes as an RPC, so that a client Spark's authentication turns away hears why (Spark
+   * answers a one-way message on an unauthenticated connection with nothing). It is acknowledged at
+   * once; its bytes, end or error follow as one-way messages.
+   */
+  @Override
+  public void receive(TransportClient client, ByteBuffer message, RpcResponseCallback callback) {
+    receive(client, message);
+    callback.onSuccess(ByteBuffer.allocate(0));
+  }
+
+  @Override
+  public void receive(TransportClient client, ByteBuffer message) {
+    connections
+        .computeIfAbsent(client.getChannel(), c -> new Connection(client))
+        .receive(Unpooled.wrappedBuffer(message));
+  }
+
+  @Override
+  public void channelInactive(TransportClient client) {
+    Connection c = connections.remove(client.getChannel());
+    if (c != null) {
+      c.stop();
+    }
+  }
+
+  @Override
+  public StreamManager getStreamManager() {
+    return streams;
+  }
 
   /** One block being sent. */
   private static final class Transfer {
@@ -38,128 +94,159 @@ final class SenderHandler extends ChannelInboundHandlerAdapter {
     }
   }
 
-  private final BlockSource source;
-  private final Map<String, Pacer> pacers = new HashMap<>();
-  private final ArrayDeque<Transfer> queue = new ArrayDeque<>();
-  private ChannelHandlerContext ctx;
-  private ScheduledFuture<?> wakeUp;
+  /** The flows of one connection and the blocks it has yet to send. */
+  private final class Connection {
+    private final TransportClient client;
+    private final Channel channel;
+    private final Map<String, Pacer> pacers = new HashMap<>();
+    private final ArrayDeque<Transfer> queue = new ArrayDeque<>();
+    private ScheduledFuture<?> wakeUp;
 
-  SenderHandler(BlockSource source) {
-    this.source = source;
-  }
+    Connection(TransportClient client) {
+      this.client = client;
+      this.channel = client.getChannel();
+      // Spark's handler passes writability on: sending goes on once the socket drains.
+      channel
+          .pipeline()
+          .addLast(
+              "pacedSender",
+              new ChannelInboundHandlerAdapter() {
+                @Override
+                public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+                  if (ctx.channel().isWritable()) {
+                    send();
+                  }
+                  ctx.fireChannelWritabilityChanged();
+                }
+              });
+    }
 
-  @Override
-  public void handlerAdded(ChannelHandlerContext ctx) {
-    this.ctx = ctx;
-  }
-
-  @Override
-  public void channelRead(ChannelHandlerContext ctx, Object msg) {
-    ByteBuf frame = (ByteBuf) msg;
-    long requestId = -1;
-    try {
-      byte type = frame.readByte();
-      switch (type) {
-        case Frame.FETCH -> {
-          requestId = frame.readLong();
-          String flow = Frame.readString(frame);
-          String block = Frame.readString(frame);
-          double rate = Frame.readRate(frame);
-          BlockSource.Segment segment;
-          try {
-            segment = source.resolve(block);
-          } catch (IOException e) {
-            ctx.writeAndFlush(
-                Frame.error(ctx.alloc(), requestId, "block " + block + ": " + e.getMessage()));
-            return; // an unknown block is the caller's problem, not the connection's
-          }
-          Pacer pacer = pacers.get(flow);
-          long now = System.nanoTime();
-          if (pacer == null) {
-            pacers.put(flow, pacer = new Pacer(rate, now));
-          } else if (pacer.rate() != rate) {
-            pacer.setRate(rate, now);
-          }
-          queue.add(new Transfer(requestId, pacer, segment));
-          send();
-        }
-        case Frame.RATE -> {
-          String flow = Frame.readString(frame);
-          double rate = Frame.readRate(frame);
-          Pacer pacer = pacers.get(flow);
-          if (pacer != null) {
-            pacer.setRate(rate, System.nanoTime());
-            if (wakeUp != null) {
-              wakeUp.cancel(false);
-              wakeUp = null;
+    void receive(ByteBuf message) {
+      long requestId = -1;
+      try {
+        byte type = message.readByte();
+        switch (type) {
+          case Frame.FETCH -> {
+            requestId = message.readLong();
+            String flow = Frame.readString(message);
+            String block = Frame.readString(message);
+            double rate = Frame.readRate(message);
+            BlockSource.Segment segment;
+            try {
+              segment = source.resolve(authorized(block));
+            } catch (IOException e) {
+              write(
+                  Frame.error(
+                      channel.alloc(), requestId, "block " + block + ": " + e.getMessage()));
+              channel.flush();
+              return; // an unknown block is the caller's problem, not the connection's
             }
+            Pacer pacer = pacers.get(flow);
+            long now = System.nanoTime();
+            if (pacer == null) {
+              pacers.put(flow, pacer = new Pacer(rate, now));
+            } else if (pacer.rate() != rate) {
+              pacer.setRate(rate, now);
+            }
+            queue.add(new Transfer(requestId, pacer, segment));
             send();
           }
+          case Frame.RATE -> {
+            String flow = Frame.readString(message);
+            double rate = Frame.readRate(message);
+            Pacer pacer = pacers.get(flow);
+            if (pacer != null) {
+              pacer.setRate(rate, System.nanoTime());
+              if (wakeUp != null) {
+                wakeUp.cancel(false);
+                wakeUp = null;
+              }
+              send();
+            }
+          }
+          default -> throw new IllegalArgumentException("unknown message type " + type);
         }
-        default -> throw new IllegalArgumentException("unknown frame type " + type);
+      } catch (RuntimeException e) { // malformed: say what, then close
+        write(Frame.error(channel.alloc(), requestId, "bad message: " + e.getMessage()))
+            .addListener(ChannelFutureListener.CLOSE);
+        channel.flush();
       }
-    } catch (RuntimeException e) { // malformed: say what, then close
-      ctx.writeAndFlush(Frame.error(ctx.alloc(), requestId, "bad frame: " + e.getMessage()))
-          .addListener(ChannelFutureListener.CLOSE);
-    } finally {
-      frame.release();
     }
-  }
 
-  @Override
-  public void channelWritabilityChanged(ChannelHandlerContext ctx) {
-    if (ctx.channel().isWritable()) {
-      send();
+    /**
+     * {@code block}, if this connection may fetch it: any block without authentication; with it,
+     * only those of the application it authenticated as (a server of one executor serves only that
+     * executor's application, whose secret alone admits a client).
+     */
+    private String authorized(String block) throws IOException {
+      String app = client.getClientId();
+      if (app != null && block.indexOf('/') >= 0) {
+        String owner = BlockSource.unqualified(block)[0];
+        if (!owner.equals(app)) {
+          throw new IOException("application " + app + " may not fetch blocks of " + owner);
+        }
+      }
+      return block;
     }
-    ctx.fireChannelWritabilityChanged();
-  }
 
-  @Override
-  public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-    ctx.close();
-  }
+    void stop() {
+      queue.clear();
+      if (wakeUp != null) {
+        wakeUp.cancel(false);
+      }
+    }
 
-  /** Sends chunks while the pacer and the socket allow; schedules itself to go on later. */
-  private void send() {
-    boolean wrote = false;
-    while (!queue.isEmpty() && wakeUp == null && ctx.channel().isWritable()) {
-      Transfer t = queue.peek();
-      long left = t.segment.length() - t.sent;
-      if (left == 0) {
-        queue.poll();
-        ctx.write(Frame.end(ctx.alloc(), t.requestId, t.sent));
+    /** Sends chunks while the pacers and the connection allow; schedules itself to go on later. */
+    private void send() {
+      boolean wrote = false;
+      while (!queue.isEmpty() && wakeUp == null && channel.isWritable()) {
+        Transfer t = queue.peek();
+        long left = t.segment.length() - t.sent;
+        if (left == 0) {
+          queue.poll();
+          write(Frame.end(channel.alloc(), t.requestId, t.sent));
+          wrote = true;
+          continue;
+        }
+        long delay = t.pacer.delayNanos(System.nanoTime());
+        if (delay == Long.MAX_VALUE) {
+          break; // paused until a RATE message
+        }
+        if (delay > 0) {
+          wakeUp =
+              channel
+                  .eventLoop()
+                  .schedule(
+                      () -> {
+                        wakeUp = null;
+                        send();
+                      },
+                      delay,
+                      TimeUnit.NANOSECONDS);
+          break;
+        }
+        int n = (int) Math.min(left, t.pacer.chunkBytes());
+        write(Frame.data(channel.alloc(), t.requestId, n));
+        channel.write(
+            new OneWayMessage(
+                new FileSegmentManagedBuffer(
+                    conf, t.segment.file(), t.segment.offset() + t.sent, n)));
+        t.sent += n;
+        t.pacer.sent(n);
         wrote = true;
-        continue;
+        if (t.pacer.rate()
+            != Pacer.UNLIMITED) { // a paced chunk leaves now: its time is the pacer's
+          channel.flush();
+          wrote = false;
+        }
       }
-      long delay = t.pacer.delayNanos(System.nanoTime());
-      if (delay == Long.MAX_VALUE) {
-        break; // paused until a RATE frame
-      }
-      if (delay > 0) {
-        wakeUp =
-            ctx.executor()
-                .schedule(
-                    () -> {
-                      wakeUp = null;
-                      send();
-                    },
-                    delay,
-                    TimeUnit.NANOSECONDS);
-        break;
-      }
-      int n = (int) Math.min(left, t.pacer.chunkBytes());
-      ctx.write(Frame.dataHeader(ctx.alloc(), t.requestId, n));
-      ctx.write(new DefaultFileRegion(t.segment.file(), t.segment.offset() + t.sent, n));
-      t.sent += n;
-      t.pacer.sent(n);
-      wrote = true;
-      if (t.pacer.rate() != Pacer.UNLIMITED) { // a paced chunk leaves now: its time is the pacer's
-        ctx.flush();
-        wrote = false;
+      if (wrote) {
+        channel.flush();
       }
     }
-    if (wrote) {
-      ctx.flush();
+
+    private ChannelFuture write(ByteBuf message) {
+      return channel.write(new OneWayMessage(new NettyManagedBuffer(message)));
     }
   }
 }

@@ -11,19 +11,28 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import java.io.ByteArrayOutputStream;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.File;
 import java.io.IOException;
-import java.net.Socket;
-import java.nio.charset.StandardCharsets;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Random;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import org.apache.spark.network.TransportContext;
+import org.apache.spark.network.client.RpcResponseCallback;
+import org.apache.spark.network.client.TransportClient;
+import org.apache.spark.network.client.TransportClientFactory;
+import org.apache.spark.network.server.OneForOneStreamManager;
+import org.apache.spark.network.server.RpcHandler;
+import org.apache.spark.network.server.StreamManager;
+import org.apache.spark.network.util.MapConfigProvider;
+import org.apache.spark.network.util.TransportConf;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -35,7 +44,10 @@ class LoopbackTransferTest {
   @TempDir Path dir;
   private byte[] content;
   private PacedBlockServer server;
+  private PacedFetchClient.Factory clients;
   private int port;
+
+  static final TransportConf CONF = new TransportConf("shuffle", MapConfigProvider.EMPTY);
 
   @BeforeEach
   void serveAFile() throws Exception {
@@ -50,12 +62,14 @@ class LoopbackTransferTest {
               case "b" -> new BlockSource.Segment(file, 10, 1000);
               default -> throw new IOException("no such block");
             };
-    server = new PacedBlockServer(source, 1);
+    server = new PacedBlockServer(source, CONF, null);
     port = server.start("127.0.0.1", 0);
+    clients = new PacedFetchClient.Factory(CONF, "app", null);
   }
 
   @AfterEach
   void stop() {
+    clients.close();
     server.close();
   }
 
@@ -74,7 +88,7 @@ class LoopbackTransferTest {
 
   @Test
   void blocksArriveWholeUnlimitedAndPaced() throws Exception {
-    try (PacedFetchClient c = PacedFetchClient.connect("127.0.0.1", port)) {
+    try (PacedFetchClient c = clients.connect("127.0.0.1", port)) {
       ByteArrayOutputStream all = new ByteArrayOutputStream();
       assertEquals(
           3_000_000L, fetchInto(c, "f1", "a", Pacer.UNLIMITED, all).get(10, TimeUnit.SECONDS));
@@ -89,7 +103,7 @@ class LoopbackTransferTest {
 
   @Test
   void aPausedFlowSendsNothingUntilItsRateComes() throws Exception {
-    try (PacedFetchClient c = PacedFetchClient.connect("127.0.0.1", port)) {
+    try (PacedFetchClient c = clients.connect("127.0.0.1", port)) {
       ByteArrayOutputStream out = new ByteArrayOutputStream();
       CompletableFuture<Long> done = fetchInto(c, "f", "b", 0, out);
       Thread.sleep(300);
@@ -104,7 +118,7 @@ class LoopbackTransferTest {
 
   @Test
   void anUnknownBlockIsAnErrorNamingItAndTheConnectionGoesOn() throws Exception {
-    try (PacedFetchClient c = PacedFetchClient.connect("127.0.0.1", port)) {
+    try (PacedFetchClient c = clients.connect("127.0.0.1", port)) {
       ExecutionException e =
           assertThrows(
               ExecutionException.class,
@@ -115,24 +129,40 @@ class LoopbackTransferTest {
   }
 
   @Test
-  void aMalformedFrameIsAnsweredThenTheConnectionClosed() throws Exception {
-    try (Socket s = new Socket("127.0.0.1", port)) {
-      s.setSoTimeout(10_000);
-      DataOutputStream out = new DataOutputStream(s.getOutputStream());
-      out.writeInt(1);
-      out.writeByte(9); // no such frame type
-      out.flush();
-      DataInputStream in = new DataInputStream(s.getInputStream());
-      int length = in.readInt();
-      assertEquals(Frame.ERROR, in.readByte());
-      assertEquals(-1L, in.readLong());
-      byte[] text = new byte[in.readUnsignedShort()];
-      in.readFully(text);
-      assertEquals(length, 1 + 8 + 2 + text.length);
-      assertEquals("bad frame: unknown frame type 9", new String(text, StandardCharsets.UTF_8));
-      assertEquals(-1, in.read(), "then the server closes the connection");
+  void aMalformedMessageIsAnsweredThenTheConnectionClosed() throws Exception {
+    BlockingQueue<ByteBuffer> pushed = new LinkedBlockingQueue<>();
+    RpcHandler receiver =
+        new RpcHandler() {
+          @Override
+          public void receive(TransportClient c, ByteBuffer m, RpcResponseCallback cb) {}
+
+          @Override
+          public void receive(TransportClient c, ByteBuffer m) {
+            ByteBuffer copy = ByteBuffer.allocate(m.remaining());
+            copy.put(m).flip();
+            pushed.add(copy);
+          }
+
+          @Override
+          public StreamManager getStreamManager() {
+            return new OneForOneStreamManager();
+          }
+        };
+    try (TransportContext context = new TransportContext(CONF, receiver);
+        TransportClientFactory factory = context.createClientFactory()) {
+      TransportClient raw = factory.createUnmanagedClient("127.0.0.1", port);
+      raw.send(ByteBuffer.wrap(new byte[] {9})); // no such message type
+      ByteBuf error = Unpooled.wrappedBuffer(pushed.poll(10, TimeUnit.SECONDS));
+      assertEquals(Frame.ERROR, error.readByte());
+      assertEquals(-1L, error.readLong());
+      assertEquals("bad message: unknown message type 9", Frame.readString(error));
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+      while (raw.isActive() && System.nanoTime() < deadline) {
+        Thread.sleep(10);
+      }
+      assertFalse(raw.isActive(), "then the server closes the connection");
     }
-    try (PacedFetchClient c = PacedFetchClient.connect("127.0.0.1", port)) {
+    try (PacedFetchClient c = clients.connect("127.0.0.1", port)) {
       assertTrue(c.fetch("f", "b", Pacer.UNLIMITED, b -> {}).get(10, TimeUnit.SECONDS) == 1000L);
     }
   }

@@ -171,21 +171,13 @@ public record CoflowSparkConf(
   }
 
   /**
-   * The first of Spark's settings that secure its block transfers which is on in {@code conf}, or
-   * null. The paced transport neither authenticates nor encrypts, so where one is on, the executors
-   * leave every fetch to Spark's own transport, which honours it; placement is unaffected.
+   * The setting that secures Spark's block transfers in a way the paced transport cannot follow,
+   * when it is on in {@code conf}: RPC TLS ({@code spark.ssl.rpc.enabled}, which inherits {@code
+   * spark.ssl.enabled}); null when there is none. The paced transport authenticates and encrypts as
+   * Spark does ({@code spark.authenticate}, {@code spark.network.crypto.*}, SASL), but does not
+   * speak TLS: with it on, executors leave every fetch to Spark's own transport.
    */
-  public static String transportSecurity(SparkConf conf) {
-    for (String key :
-        List.of(
-            "spark.authenticate",
-            "spark.network.crypto.enabled",
-            "spark.authenticate.enableSaslEncryption")) {
-      if (conf.getBoolean(key, false)) {
-        return key;
-      }
-    }
-    // Spark's RPC TLS inherits spark.ssl.enabled unless it is set itself.
+  public static String unsupportedSecurity(SparkConf conf) {
     boolean rpcTls =
         conf.getBoolean("spark.ssl.rpc.enabled", conf.getBoolean("spark.ssl.enabled", false));
     return rpcTls

@@ -98,21 +98,19 @@ class CoflowSparkConfTest {
   }
 
   @Test
-  void sparksTransportSecurityIsNamedSoThatFetchesStaySparks() {
-    assertEquals(null, CoflowSparkConf.transportSecurity(new SparkConf(false)));
-    for (String key :
-        List.of(
-            "spark.authenticate",
-            "spark.network.crypto.enabled",
-            "spark.authenticate.enableSaslEncryption",
-            "spark.ssl.rpc.enabled",
-            "spark.ssl.enabled")) {
+  void onlyTlsIsSecurityThePacedTransportCannotFollow() {
+    assertEquals(null, CoflowSparkConf.unsupportedSecurity(new SparkConf(false)));
+    for (String key : List.of("spark.authenticate", "spark.network.crypto.enabled")) {
       assertEquals(
-          key, CoflowSparkConf.transportSecurity(new SparkConf(false).set(key, "true")), key);
+          null, CoflowSparkConf.unsupportedSecurity(new SparkConf(false).set(key, "true")), key);
+    }
+    for (String key : List.of("spark.ssl.rpc.enabled", "spark.ssl.enabled")) {
+      assertEquals(
+          key, CoflowSparkConf.unsupportedSecurity(new SparkConf(false).set(key, "true")), key);
     }
     assertEquals(
         null,
-        CoflowSparkConf.transportSecurity(
+        CoflowSparkConf.unsupportedSecurity(
             new SparkConf(false)
                 .set("spark.ssl.enabled", "true")
                 .set("spark.ssl.rpc.enabled", "false")),

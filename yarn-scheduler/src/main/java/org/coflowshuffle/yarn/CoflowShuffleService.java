@@ -40,17 +40,13 @@ public final class CoflowShuffleService extends AuxiliaryService {
   protected void serviceInit(Configuration conf) throws Exception {
     try {
       servers = ShuffleServers.start(ShuffleServiceConf.from(conf), conf);
-      if (servers.authenticates()) {
-        LOG.info(
-            "coflow shuffle service: Spark's protocol on port {}, each application authenticated"
-                + " with its secret; paced port closed: the paced transport does not authenticate",
-            servers.sparkPort());
-      } else {
-        LOG.info(
-            "coflow shuffle service: Spark's protocol on port {}, paced fetches on port {}",
-            servers.sparkPort(),
-            servers.pacedPort());
-      }
+      LOG.info(
+          "coflow shuffle service: Spark's protocol on port {}, paced fetches on port {}, {}",
+          servers.sparkPort(),
+          servers.pacedPort(),
+          servers.authenticates()
+              ? "each application authenticated with its own secret"
+              : "no authentication (spark.authenticate is off)");
     } catch (Exception | LinkageError e) {
       // Read on its own: a bad value elsewhere in the settings must not hide this one.
       if (ShuffleServiceConf.stopOnFailure(conf)) {

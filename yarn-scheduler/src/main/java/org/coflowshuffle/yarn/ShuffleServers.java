@@ -18,9 +18,9 @@ import org.coflowshuffle.ratelimit.PacedBlockServer;
  * The two servers of one node's service, over one registry of executors: Spark's shuffle protocol
  * (executors register their shuffle directories there, and Spark's own client fetches unpaced,
  * which is also the plugin's fallback), and the paced block server that serves the same files at
- * the coordinator's rates. With {@code spark.authenticate} on, Spark's protocol authenticates each
- * application with its own secret by Spark's own bootstrap, and the paced server, which cannot,
- * stays closed.
+ * the coordinator's rates. With {@code spark.authenticate} on, both authenticate each application
+ * with its own secret by Spark's own bootstrap (and encrypt with {@code
+ * spark.network.crypto.enabled}), and the paced server serves an application only its own blocks.
  */
 final class ShuffleServers implements AutoCloseable {
 
@@ -65,12 +65,12 @@ final class ShuffleServers implements AutoCloseable {
           context.createServer(
               c.sparkPort(),
               secrets == null ? List.of() : List.of(new AuthServerBootstrap(transport, secrets)));
-      int port = -1;
-      if (secrets == null) { // the paced transport does not authenticate: closed under security
-        paced =
-            new PacedBlockServer(new ServiceBlockSource(handler.getBlockResolver()), c.threads());
-        port = paced.start("0.0.0.0", c.pacedPort());
-      }
+      paced =
+          new PacedBlockServer(
+              new ServiceBlockSource(handler.getBlockResolver()),
+              ShuffleServiceConf.transportConf(hadoop, c.threads()),
+              secrets);
+      int port = paced.start("0.0.0.0", c.pacedPort());
       return new ShuffleServers(handler, context, spark, paced, port, secrets);
     } catch (Exception e) {
       if (paced != null) {
@@ -89,12 +89,11 @@ final class ShuffleServers implements AutoCloseable {
     return spark.getPort();
   }
 
-  /** The paced port; -1 when it is closed because Spark's protocol authenticates. */
   int pacedPort() {
     return pacedPort;
   }
 
-  /** Whether Spark's protocol authenticates each application with its own secret. */
+  /** Whether both ports authenticate each application with its own secret. */
   boolean authenticates() {
     return secrets != null;
   }
@@ -114,9 +113,7 @@ final class ShuffleServers implements AutoCloseable {
 
   @Override
   public void close() {
-    if (paced != null) {
-      paced.close();
-    }
+    paced.close();
     spark.close();
     context.close();
     handler.close();

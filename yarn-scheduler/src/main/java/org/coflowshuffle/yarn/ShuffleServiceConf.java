@@ -69,10 +69,10 @@ public record ShuffleServiceConf(
           "spark.authenticate",
           false,
           SINCE,
-          "Authenticate every connection to `spark.shuffle.service.port` with its application's"
+          "Authenticate every connection to both ports with its application's"
               + " secret, which YARN hands the service when the application starts, as Spark's YARN"
-              + " shuffle service does. The paced port then stays closed (its transport does not"
-              + " authenticate) and executors fetch through Spark's protocol (docs/security.md).");
+              + " shuffle service does; the paced port too, serving an application only its own"
+              + " blocks. `spark.network.crypto.enabled` here encrypts both (docs/security.md).");
 
   /** Every key, in the order the reference lists them. */
   public static final List<ConfigKey<?>> KEYS =
@@ -121,11 +121,23 @@ public record ShuffleServiceConf(
 
   /** Spark's transport settings ({@code spark.shuffle.io.*}, ...) taken from the same file. */
   static TransportConf transportConf(Configuration conf) {
+    return transportConf(conf, 0);
+  }
+
+  /**
+   * As {@link #transportConf(Configuration)}, with {@code serverThreads} event-loop threads serving
+   * (0: as the file says).
+   */
+  static TransportConf transportConf(Configuration conf, int serverThreads) {
+    String threadsKey = "spark.shuffle.io.serverThreads";
     return new TransportConf(
         "shuffle",
         new ConfigProvider() {
           @Override
           public String get(String name) {
+            if (serverThreads > 0 && name.equals(threadsKey)) {
+              return String.valueOf(serverThreads);
+            }
             String v = conf.get(name);
             if (v == null) {
               throw new NoSuchElementException(name);

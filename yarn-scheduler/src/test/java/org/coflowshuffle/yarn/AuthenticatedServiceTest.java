@@ -4,15 +4,20 @@
  */
 package org.coflowshuffle.yarn;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.netty.buffer.ByteBuf;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.yarn.api.records.ApplicationId;
 import org.apache.hadoop.yarn.server.api.ApplicationInitializationContext;
@@ -28,6 +33,9 @@ import org.apache.spark.network.shuffle.protocol.ExecutorShuffleInfo;
 import org.apache.spark.network.shuffle.protocol.OpenBlocks;
 import org.apache.spark.network.util.MapConfigProvider;
 import org.apache.spark.network.util.TransportConf;
+import org.coflowshuffle.ratelimit.BlockSource;
+import org.coflowshuffle.ratelimit.PacedFetchClient;
+import org.coflowshuffle.ratelimit.Pacer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -36,8 +44,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The service with {@code spark.authenticate} on, as a secured YARN cluster runs it, over real
  * sockets: Spark's protocol admits an application only with its own secret, as YARN handed it to
- * the service, and only to its own executors' blocks; the paced port, which cannot authenticate,
- * stays closed.
+ * the service, and only to its own executors' blocks, on both ports.
  */
 class AuthenticatedServiceTest {
 
@@ -116,10 +123,41 @@ class AuthenticatedServiceTest {
     }
   }
 
+  /** Fetches the application's block from the paced port as {@code as}; null: no secret. */
+  private byte[] fetchPaced(ApplicationId as, String secret) throws Exception {
+    ByteArrayOutputStream got = new ByteArrayOutputStream();
+    try (PacedFetchClient.Factory clients =
+            new PacedFetchClient.Factory(
+                TRANSPORT, as.toString(), secret == null ? null : holder(secret));
+        PacedFetchClient c = clients.connect("127.0.0.1", service.servers().pacedPort())) {
+      c.fetch(
+              "flow",
+              BlockSource.qualified(APP.toString(), "1", "shuffle_0_5_0"),
+              Pacer.UNLIMITED,
+              (ByteBuf b) -> {
+                byte[] bytes = new byte[b.readableBytes()];
+                b.readBytes(bytes);
+                got.writeBytes(bytes);
+              })
+          .get(10, TimeUnit.SECONDS);
+    }
+    return got.toByteArray();
+  }
+
   @Test
-  void thePacedPortStaysClosed() {
-    assertEquals(-1, service.servers().pacedPort());
-    assertEquals(-1, service.getMetaData().getInt(0));
+  void thePacedPortServesTheApplicationItsBlocksAndNobodyElse() throws Exception {
+    assertArrayEquals("r0".getBytes(StandardCharsets.UTF_8), fetchPaced(APP, "app-secret"));
+    ExecutionException none = assertThrows(ExecutionException.class, () -> fetchPaced(APP, null));
+    assertTrue(none.getMessage().contains("refused"), none.getMessage());
+    assertThrows(IOException.class, () -> fetchPaced(APP, "guess"));
+    ExecutionException other =
+        assertThrows(ExecutionException.class, () -> fetchPaced(OTHER, "other-secret"));
+    assertTrue(
+        other
+            .getCause()
+            .getMessage()
+            .endsWith("application " + OTHER + " may not fetch blocks of " + APP),
+        other.getCause().getMessage());
   }
 
   @Test

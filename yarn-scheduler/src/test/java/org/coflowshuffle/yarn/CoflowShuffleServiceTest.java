@@ -56,7 +56,10 @@ class CoflowShuffleServiceTest {
 
   private static byte[] fetch(int port, String name, double rate) throws Exception {
     ByteArrayOutputStream got = new ByteArrayOutputStream();
-    try (PacedFetchClient c = PacedFetchClient.connect("127.0.0.1", port)) {
+    try (PacedFetchClient.Factory clients =
+            new PacedFetchClient.Factory(
+                new TransportConf("shuffle", MapConfigProvider.EMPTY), "app", null);
+        PacedFetchClient c = clients.connect("127.0.0.1", port)) {
       c.fetch(
               "flow",
               name,

@@ -18,7 +18,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -28,8 +27,8 @@ import org.apache.spark.network.buffer.ManagedBuffer;
 import org.apache.spark.network.client.ChunkReceivedCallback;
 import org.apache.spark.network.client.TransportClient;
 import org.apache.spark.network.client.TransportClientFactory;
+import org.apache.spark.network.crypto.AuthClientBootstrap;
 import org.apache.spark.network.server.NoOpRpcHandler;
-import org.apache.spark.network.util.MapConfigProvider;
 import org.apache.spark.network.util.TransportConf;
 import org.coflowshuffle.cli.Command;
 import org.coflowshuffle.cli.CommandOptions;
@@ -53,7 +52,11 @@ public final class FetchBenchCommand implements Command {
           .value("--seconds", "3", "how long each paced fetch runs")
           .value("--file-mb", "256", "size of the file the blocks come from")
           .value("--block-mb", "8", "size of one block")
-          .value("--repeats", "5", "unlimited transfers per transport, alternated");
+          .value("--repeats", "5", "unlimited transfers per transport, alternated")
+          .flag(
+              "--crypto",
+              "both transports authenticate and encrypt as Spark does with"
+                  + " spark.network.crypto.enabled");
   private static final double MB = 1e6;
 
   @Override
@@ -83,20 +86,25 @@ public final class FetchBenchCommand implements Command {
     long fileBytes = f.positiveInt("--file-mb", 256) * 1_000_000L;
     long blockBytes = f.positiveInt("--block-mb", 8) * 1_000_000L;
     int repeats = f.positiveInt("--repeats", 5);
+    boolean crypto = f.has("--crypto");
     Path file = null;
     try {
       file = Files.createTempFile("coflow-fetch-bench", ".data");
       write(file, fileBytes);
       out.printf(
           Locale.ROOT,
-          "loopback, sender and fetcher in two JVMs, %d cores, file %d MB (page cache)%n",
+          "loopback, sender and fetcher in two JVMs, %d cores, file %d MB (page cache)%s%n",
           Runtime.getRuntime().availableProcessors(),
-          fileBytes / 1_000_000);
-      try (Peer paced = Peer.start("paced", file, blockBytes)) {
-        accuracy(out, paced, rates, seconds, fileBytes);
-        rateChanges(out, paced, fileBytes);
-        try (Peer spark = Peer.start("spark", file, blockBytes)) {
-          throughput(out, paced, spark, fileBytes, blockBytes, repeats);
+          fileBytes / 1_000_000,
+          crypto ? ", authenticated and encrypted (spark.network.crypto.enabled)" : "");
+      try (Peer paced = Peer.start("paced", file, blockBytes, crypto);
+          PacedFetchClient.Factory clients =
+              new PacedFetchClient.Factory(
+                  FetchServerMain.conf(crypto), "bench", FetchServerMain.secrets(crypto))) {
+        accuracy(out, clients, paced, rates, seconds, fileBytes);
+        rateChanges(out, clients, paced, fileBytes);
+        try (Peer spark = Peer.start("spark", file, blockBytes, crypto)) {
+          throughput(out, clients, paced, spark, fileBytes, blockBytes, repeats, crypto);
         }
       }
       return 0;
@@ -115,12 +123,17 @@ public final class FetchBenchCommand implements Command {
   }
 
   private static void accuracy(
-      PrintStream out, Peer paced, double[] rates, double seconds, long fileBytes)
+      PrintStream out,
+      PacedFetchClient.Factory clients,
+      Peer paced,
+      double[] rates,
+      double seconds,
+      long fileBytes)
       throws Exception {
     out.println();
     out.println("paced fetch, one flow: target vs achieved (bytes / time to the last byte)");
     out.printf(Locale.ROOT, "%10s %10s %12s %8s%n", "MB/s", "MB", "achieved", "error");
-    try (PacedFetchClient c = PacedFetchClient.connect("127.0.0.1", paced.port)) {
+    try (PacedFetchClient c = clients.connect("127.0.0.1", paced.port)) {
       c.fetch("warm", "0:" + Math.min(fileBytes, 50_000_000), Pacer.UNLIMITED, b -> {}).get();
       int n = 0;
       for (double r : rates) {
@@ -139,7 +152,9 @@ public final class FetchBenchCommand implements Command {
     }
   }
 
-  private static void rateChanges(PrintStream out, Peer paced, long fileBytes) throws Exception {
+  private static void rateChanges(
+      PrintStream out, PacedFetchClient.Factory clients, Peer paced, long fileBytes)
+      throws Exception {
     double[] phases = {10, 40, 20};
     double phaseSeconds = 2;
     long bytes = (long) Math.min(fileBytes, Arrays.stream(phases).sum() * MB * phaseSeconds);
@@ -152,7 +167,7 @@ public final class FetchBenchCommand implements Command {
         bytes / MB,
         phaseSeconds,
         Arrays.toString(phases));
-    try (PacedFetchClient c = PacedFetchClient.connect("127.0.0.1", paced.port)) {
+    try (PacedFetchClient c = clients.connect("127.0.0.1", paced.port)) {
       long t0 = System.nanoTime();
       CompletableFuture<Long> done =
           c.fetch(
@@ -207,7 +222,14 @@ public final class FetchBenchCommand implements Command {
   }
 
   private static void throughput(
-      PrintStream out, Peer paced, Peer spark, long fileBytes, long blockBytes, int repeats)
+      PrintStream out,
+      PacedFetchClient.Factory clients,
+      Peer paced,
+      Peer spark,
+      long fileBytes,
+      long blockBytes,
+      int repeats,
+      boolean crypto)
       throws Exception {
     int blocks = (int) (fileBytes / blockBytes);
     out.println();
@@ -217,12 +239,16 @@ public final class FetchBenchCommand implements Command {
         blocks,
         blockBytes / 1_000_000,
         repeats);
-    TransportConf conf = new TransportConf("shuffle", new MapConfigProvider(Map.of()));
+    TransportConf conf = FetchServerMain.conf(crypto);
     TransportContext context = new TransportContext(conf, new NoOpRpcHandler());
     double[] ours = new double[repeats];
     double[] theirs = new double[repeats];
-    try (PacedFetchClient c = PacedFetchClient.connect("127.0.0.1", paced.port);
-        TransportClientFactory factory = context.createClientFactory()) {
+    try (PacedFetchClient c = clients.connect("127.0.0.1", paced.port);
+        TransportClientFactory factory =
+            context.createClientFactory(
+                crypto
+                    ? List.of(new AuthClientBootstrap(conf, "bench", FetchServerMain.secrets(true)))
+                    : List.of())) {
       TransportClient sc = factory.createClient("127.0.0.1", spark.port);
       oursOnce(c, blocks, blockBytes); // warm-up
       sparkOnce(sc, blocks);
@@ -311,7 +337,7 @@ public final class FetchBenchCommand implements Command {
       this.port = port;
     }
 
-    static Peer start(String mode, Path file, long blockBytes) throws IOException {
+    static Peer start(String mode, Path file, long blockBytes, boolean crypto) throws IOException {
       String java = ProcessHandle.current().info().command().orElse("java");
       Process p =
           new ProcessBuilder(
@@ -321,7 +347,8 @@ public final class FetchBenchCommand implements Command {
                   FetchServerMain.class.getName(),
                   mode,
                   file.toString(),
-                  Long.toString(blockBytes))
+                  Long.toString(blockBytes),
+                  crypto ? "crypto" : "clear")
               .redirectError(ProcessBuilder.Redirect.DISCARD)
               .start();
       BufferedReader r =

@@ -15,6 +15,8 @@ import org.apache.spark.network.buffer.FileSegmentManagedBuffer;
 import org.apache.spark.network.buffer.ManagedBuffer;
 import org.apache.spark.network.client.RpcResponseCallback;
 import org.apache.spark.network.client.TransportClient;
+import org.apache.spark.network.crypto.AuthServerBootstrap;
+import org.apache.spark.network.sasl.SecretKeyHolder;
 import org.apache.spark.network.server.OneForOneStreamManager;
 import org.apache.spark.network.server.RpcHandler;
 import org.apache.spark.network.server.StreamManager;
@@ -30,15 +32,49 @@ import org.coflowshuffle.ratelimit.PacedBlockServer;
  * the {@code TransportServer} and chunk fetches that Spark's shuffle uses). Prints {@code port N},
  * then serves until its standard input closes.
  *
- * <p>Usage: {@code FetchServerMain paced|spark FILE BLOCK_BYTES}.
+ * <p>Usage: {@code FetchServerMain paced|spark FILE BLOCK_BYTES [crypto]}: with {@code crypto},
+ * both authenticate every connection and encrypt it as Spark does with {@code
+ * spark.network.crypto.enabled}.
  */
 public final class FetchServerMain {
 
+  /** The secret both sides of an encrypted benchmark share. */
+  static final String SECRET = "coflow-bench-fetch";
+
   private FetchServerMain() {}
+
+  /** Spark's transport settings of either side, encrypting or not. */
+  static TransportConf conf(boolean crypto) {
+    return new TransportConf(
+        "shuffle",
+        new MapConfigProvider(
+            crypto
+                ? Map.of("spark.authenticate", "true", "spark.network.crypto.enabled", "true")
+                : Map.of()));
+  }
+
+  /** The secret of either side; null without encryption. */
+  static SecretKeyHolder secrets(boolean crypto) {
+    return !crypto
+        ? null
+        : new SecretKeyHolder() {
+          @Override
+          public String getSaslUser(String appId) {
+            return "sparkSaslUser";
+          }
+
+          @Override
+          public String getSecretKey(String appId) {
+            return SECRET;
+          }
+        };
+  }
 
   public static void main(String[] args) throws Exception {
     File file = new File(args[1]);
     long blockBytes = Long.parseLong(args[2]);
+    boolean crypto = args.length > 3 && args[3].equals("crypto");
+    TransportConf conf = conf(crypto);
     AutoCloseable server;
     int port;
     if (args[0].equals("paced")) {
@@ -51,11 +87,10 @@ public final class FetchServerMain {
             }
             return new BlockSource.Segment(file, Long.parseLong(p[0]), Long.parseLong(p[1]));
           };
-      PacedBlockServer paced = new PacedBlockServer(source, 1);
+      PacedBlockServer paced = new PacedBlockServer(source, conf, secrets(crypto));
       port = paced.start("127.0.0.1", 0);
       server = paced;
     } else {
-      TransportConf conf = new TransportConf("shuffle", new MapConfigProvider(Map.of()));
       OneForOneStreamManager streams = new OneForOneStreamManager();
       RpcHandler handler =
           new RpcHandler() {
@@ -76,7 +111,11 @@ public final class FetchServerMain {
             }
           };
       TransportContext context = new TransportContext(conf, handler);
-      TransportServer spark = context.createServer("127.0.0.1", 0, List.of());
+      TransportServer spark =
+          context.createServer(
+              "127.0.0.1",
+              0,
+              crypto ? List.of(new AuthServerBootstrap(conf, secrets(true))) : List.of());
       port = spark.getPort();
       server = spark;
     }

@@ -4,16 +4,24 @@
  */
 package org.coflowshuffle.spark.executor;
 
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.spark.SparkConf;
 import org.apache.spark.SparkEnv;
 import org.apache.spark.api.plugin.PluginContext;
+import org.apache.spark.network.sasl.SecretKeyHolder;
 import org.apache.spark.network.shuffle.BlockStoreClient;
+import org.apache.spark.network.util.MapConfigProvider;
+import org.apache.spark.network.util.TransportConf;
 import org.apache.spark.storage.BlockManager;
 import org.coflowshuffle.ratelimit.PacedBlockServer;
+import org.coflowshuffle.ratelimit.PacedFetchClient;
 import org.coflowshuffle.spark.CoflowSparkConf;
 import org.coflowshuffle.spark.Messages;
 import org.coflowshuffle.spark.internal.BlockClientSwap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import scala.Tuple2;
 
 /**
  * Puts one executor on the paced transport: starts its {@link PacedBlockServer} over the shuffle
@@ -45,12 +53,12 @@ public final class PacedFetchInstaller implements AutoCloseable {
       LOG.info("coflow: local mode: every shuffle block is read in this JVM, nothing to pace");
       return null;
     }
-    String secured = CoflowSparkConf.transportSecurity(ctx.conf());
-    if (secured != null) {
+    String tls = CoflowSparkConf.unsupportedSecurity(ctx.conf());
+    if (tls != null) {
       LOG.warn(
-          "coflow: shuffle fetches are not paced: {} is on and the paced transport neither"
-              + " authenticates nor encrypts; Spark's own transport fetches every block",
-          secured);
+          "coflow: shuffle fetches are not paced: {} is on and the paced transport does not speak"
+              + " TLS; Spark's own transport fetches every block",
+          tls);
       return null;
     }
     boolean external = ctx.conf().getBoolean("spark.shuffle.service.enabled", false);
@@ -68,9 +76,19 @@ public final class PacedFetchInstaller implements AutoCloseable {
           CoflowSparkConf.SHUFFLE_SERVICE_PORT.name());
       return null;
     }
+    // Spark's transport settings, its authentication (the application's secret) and, with
+    // spark.network.crypto.enabled or SASL encryption, its encryption.
+    TransportConf transport = transportConf(ctx.conf());
+    SecretKeyHolder secrets =
+        ctx.conf().getBoolean("spark.authenticate", false)
+            ? SparkEnv.get().securityManager()
+            : null;
     // With the external shuffle service, each node's coflow service serves the files; else this
     // executor serves its own.
-    PacedBlockServer server = external ? null : new PacedBlockServer(new ShuffleBlockSource(), 2);
+    PacedBlockServer server =
+        external ? null : new PacedBlockServer(new ShuffleBlockSource(), transport, secrets);
+    PacedFetchClient.Factory connections =
+        new PacedFetchClient.Factory(transport, ctx.conf().getAppId(), secrets);
     try {
       BlockManager bm = SparkEnv.get().blockManager();
       BlockStoreClient spark = BlockClientSwap.current(bm);
@@ -78,7 +96,9 @@ public final class PacedFetchInstaller implements AutoCloseable {
       if (external) {
         client =
             new PacedShuffleClient(
-                spark, PacedShuffleClient.nodeService(ctx.conf().getAppId(), servicePort));
+                spark,
+                PacedShuffleClient.nodeService(ctx.conf().getAppId(), servicePort),
+                connections);
         LOG.info(
             "coflow: shuffle blocks fetched paced from each node's service on port {}",
             servicePort);
@@ -87,12 +107,16 @@ public final class PacedFetchInstaller implements AutoCloseable {
         // no address of its own, so the plugin context cannot tell).
         String host = bm.blockManagerId().host();
         int port = server.start(host, 0);
-        client = new PacedShuffleClient(spark, PacedShuffleClient.executorServers());
+        client = new PacedShuffleClient(spark, PacedShuffleClient.executorServers(), connections);
         if (!DriverLink.register(new Messages.PacedEndpoint(ctx.executorID(), host, port))) {
           LOG.warn(
               "coflow: this executor's blocks are fetched unpaced: the driver did not register it");
         }
-        LOG.info("coflow: paced block server on {}:{}", host, port);
+        LOG.info(
+            "coflow: paced block server on {}:{}{}",
+            host,
+            port,
+            secrets == null ? "" : ", authenticated as Spark's transfers are");
       }
       BlockClientSwap.replace(bm, client);
       return new PacedFetchInstaller(server, client);
@@ -100,9 +124,25 @@ public final class PacedFetchInstaller implements AutoCloseable {
       if (server != null) {
         server.close();
       }
+      connections.close();
       LOG.warn("coflow: shuffle fetches are not paced: {}", e.toString());
       return null;
     }
+  }
+
+  /**
+   * Spark's transport settings of the paced transport: the application's own (the {@code
+   * spark.shuffle.io.*} and {@code spark.network.crypto.*} keys among them), on two threads each
+   * way, since flows are paced far below what a thread can send.
+   */
+  static TransportConf transportConf(SparkConf conf) {
+    Map<String, String> settings = new HashMap<>();
+    for (Tuple2<String, String> kv : conf.getAll()) {
+      settings.put(kv._1(), kv._2());
+    }
+    settings.put("spark.shuffle.io.serverThreads", "2");
+    settings.put("spark.shuffle.io.clientThreads", "2");
+    return new TransportConf("shuffle", new MapConfigProvider(settings));
   }
 
   /** The last total logged, so that a task that fetched nothing paced logs nothing. */

@@ -7,7 +7,6 @@ package org.coflowshuffle.spark.executor;
 import com.codahale.metrics.MetricSet;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
-import io.netty.channel.EventLoopGroup;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -69,7 +68,7 @@ final class PacedShuffleClient extends BlockStoreClient {
 
   private final BlockStoreClient spark;
   private final Route route;
-  private final EventLoopGroup network = PacedFetchClient.newGroup(2);
+  private final PacedFetchClient.Factory connections;
   private final ScheduledExecutorService refresher =
       Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("coflow-rate-refresher"));
   private final ExecutorService starter =
@@ -240,13 +239,19 @@ final class PacedShuffleClient extends BlockStoreClient {
         Optional.of(new Target(host, pacedPort, BlockSource.qualified(appId, execId, "")));
   }
 
-  PacedShuffleClient(BlockStoreClient spark, Route route) {
-    this(spark, route, TimeUnit.SECONDS.toNanos(STALL_LIMIT_SECONDS));
+  /** {@code connections}: how it reaches paced servers, which it closes when it stops. */
+  PacedShuffleClient(BlockStoreClient spark, Route route, PacedFetchClient.Factory connections) {
+    this(spark, route, connections, TimeUnit.SECONDS.toNanos(STALL_LIMIT_SECONDS));
   }
 
-  PacedShuffleClient(BlockStoreClient spark, Route route, long stallLimitNanos) {
+  PacedShuffleClient(
+      BlockStoreClient spark,
+      Route route,
+      PacedFetchClient.Factory connections,
+      long stallLimitNanos) {
     this.spark = spark;
     this.route = route;
+    this.connections = connections;
     this.stallLimitNanos = stallLimitNanos;
     refresher.scheduleWithFixedDelay(
         this::refreshAll, REFRESH_MS, REFRESH_MS, TimeUnit.MILLISECONDS);
@@ -309,7 +314,7 @@ final class PacedShuffleClient extends BlockStoreClient {
       BlockFetchingListener listener) {
     PacedFetchClient client;
     try {
-      client = PacedFetchClient.connect(target.host(), target.port(), network);
+      client = connections.connect(target.host(), target.port());
     } catch (IOException e) {
       fallBack(execId, e, host, port, blockIds, listener);
       return;
@@ -487,7 +492,7 @@ final class PacedShuffleClient extends BlockStoreClient {
   void stop() {
     starter.shutdownNow();
     refresher.shutdownNow();
-    network.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+    connections.close();
   }
 
   @Override

@@ -31,8 +31,11 @@ import org.apache.spark.network.buffer.NioManagedBuffer;
 import org.apache.spark.network.shuffle.BlockFetchingListener;
 import org.apache.spark.network.shuffle.BlockStoreClient;
 import org.apache.spark.network.shuffle.DownloadFileManager;
+import org.apache.spark.network.util.MapConfigProvider;
+import org.apache.spark.network.util.TransportConf;
 import org.coflowshuffle.ratelimit.BlockSource;
 import org.coflowshuffle.ratelimit.PacedBlockServer;
+import org.coflowshuffle.ratelimit.PacedFetchClient;
 import org.coflowshuffle.spark.Messages;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -46,7 +49,15 @@ import org.junit.jupiter.api.io.TempDir;
 class PacedShuffleClientTest {
 
   @TempDir Path dir;
+  private static final TransportConf TRANSPORT =
+      new TransportConf("shuffle", MapConfigProvider.EMPTY);
+
   private PacedBlockServer server;
+
+  private static PacedFetchClient.Factory connections() {
+    return new PacedFetchClient.Factory(TRANSPORT, "app-7", null);
+  }
+
   private int serverPort;
   private final List<String> sparkFetched = new CopyOnWriteArrayList<>();
   private PacedShuffleClient client;
@@ -85,7 +96,7 @@ class PacedShuffleClientTest {
           }
           throw new IOException("gone");
         };
-    server = new PacedBlockServer(source, 1);
+    server = new PacedBlockServer(source, TRANSPORT, null);
     int port = server.start("127.0.0.1", 0);
     serverPort = port;
     PluginContext driver = mock(PluginContext.class);
@@ -104,7 +115,7 @@ class PacedShuffleClientTest {
               return Boolean.TRUE;
             });
     DriverLink.connect(driver);
-    client = new PacedShuffleClient(spark, PacedShuffleClient.executorServers());
+    client = new PacedShuffleClient(spark, PacedShuffleClient.executorServers(), connections());
   }
 
   @AfterEach
@@ -167,10 +178,11 @@ class PacedShuffleClientTest {
               asked.add(name);
               return new BlockSource.Segment(file, 0, content.length);
             },
-            1);
+            TRANSPORT,
+            null);
     int port = service.start("127.0.0.1", 0);
     PacedShuffleClient viaService =
-        new PacedShuffleClient(spark, PacedShuffleClient.nodeService("app-7", port));
+        new PacedShuffleClient(spark, PacedShuffleClient.nodeService("app-7", port), connections());
     try {
       Collected got = new Collected();
       viaService.fetchBlocks(
@@ -205,7 +217,10 @@ class PacedShuffleClientTest {
     DriverLink.disconnect();
     DriverLink.connect(holding);
     return new PacedShuffleClient(
-        spark, PacedShuffleClient.executorServers(), TimeUnit.MILLISECONDS.toNanos(600));
+        spark,
+        PacedShuffleClient.executorServers(),
+        connections(),
+        TimeUnit.MILLISECONDS.toNanos(600));
   }
 
   @Test
@@ -250,7 +265,7 @@ class PacedShuffleClientTest {
     byte[] big = new byte[60_000];
     File file = Files.write(dir.resolve("big"), big).toFile();
     PacedBlockServer slow =
-        new PacedBlockServer(id -> new BlockSource.Segment(file, 0, big.length), 1);
+        new PacedBlockServer(id -> new BlockSource.Segment(file, 0, big.length), TRANSPORT, null);
     int port = slow.start("127.0.0.1", 0);
     List<Long> onAsks = new CopyOnWriteArrayList<>();
     List<Long> atTheEnd = new CopyOnWriteArrayList<>();
@@ -272,7 +287,8 @@ class PacedShuffleClientTest {
         .send(any());
     DriverLink.disconnect();
     DriverLink.connect(driver);
-    PacedShuffleClient paced = new PacedShuffleClient(spark, PacedShuffleClient.executorServers());
+    PacedShuffleClient paced =
+        new PacedShuffleClient(spark, PacedShuffleClient.executorServers(), connections());
     try {
       Collected got = new Collected();
       paced.fetchBlocks("h", 1, "exec-1", new String[] {"shuffle_0_0_0"}, got, null);
