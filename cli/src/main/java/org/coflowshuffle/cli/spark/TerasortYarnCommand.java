@@ -243,7 +243,8 @@ public final class TerasortYarnCommand implements Command {
         hadoop,
         TestbedCommands.gateway(),
         testbed.hosts(),
-        new TestbedYarn.Nodes(o.executorMemoryMb(), TestbedYarn.coflowService(jars.service())),
+        new TestbedYarn.Nodes(
+            o.executorMemoryMb(), TestbedYarn.coflowService(jars.service(), o.sparkConf())),
         o.work().resolve("yarn"));
   }
 

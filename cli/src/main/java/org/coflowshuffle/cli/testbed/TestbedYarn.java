@@ -48,7 +48,25 @@ public final class TestbedYarn implements AutoCloseable {
 
   /** The coflow service loaded from {@code serviceJar} through its own class loader. */
   public static Map<String, AuxService> coflowService(Path serviceJar) {
-    return Map.of(SERVICE_NAME, new AuxService(SERVICE_CLASS, serviceJar.toString(), Map.of()));
+    return coflowService(serviceJar, Map.of());
+  }
+
+  /**
+   * The coflow service, secured as the applications' {@code sparkConf} asks: its security keys
+   * ({@code spark.authenticate*}, {@code spark.network.crypto.*}) go into yarn-site.xml, where an
+   * operator puts them for Spark's own YARN shuffle service.
+   */
+  public static Map<String, AuxService> coflowService(
+      Path serviceJar, Map<String, String> sparkConf) {
+    Map<String, String> security = new LinkedHashMap<>();
+    sparkConf.forEach(
+        (k, v) -> {
+          if (k.startsWith("spark.authenticate") && !k.equals("spark.authenticate.secret")
+              || k.startsWith("spark.network.crypto.")) {
+            security.put(k, v);
+          }
+        });
+    return Map.of(SERVICE_NAME, new AuxService(SERVICE_CLASS, serviceJar.toString(), security));
   }
 
   /**

@@ -5,6 +5,7 @@
 package org.coflowshuffle.cli.testbed;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
@@ -42,5 +43,25 @@ class TestbedYarnTest {
             new HostLink("h2", "coflow-h2", "10.77.0.12", 100, 100), Path.of("/w"));
     assertEquals("10.77.0.12:45454", node.get("yarn.nodemanager.address"));
     assertEquals("/w/local", node.get("yarn.nodemanager.local-dirs"));
+  }
+
+  @Test
+  void theServiceIsSecuredAsTheApplicationsAskButNeverHoldsTheirSecret() {
+    Map<String, String> site =
+        TestbedYarn.commonSite(
+            "10.77.0.1",
+            new TestbedYarn.Nodes(
+                1024,
+                TestbedYarn.coflowService(
+                    Path.of("/x/service.jar"),
+                    Map.of(
+                        "spark.authenticate", "true",
+                        "spark.authenticate.secret", "s3cret",
+                        "spark.network.crypto.enabled", "true",
+                        "spark.executor.cores", "2"))));
+    assertEquals("true", site.get("spark.authenticate"));
+    assertEquals("true", site.get("spark.network.crypto.enabled"));
+    assertFalse(site.containsKey("spark.authenticate.secret"));
+    assertFalse(site.containsKey("spark.executor.cores"));
   }
 }

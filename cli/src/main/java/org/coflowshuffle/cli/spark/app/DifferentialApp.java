@@ -8,11 +8,14 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.File;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -26,7 +29,10 @@ import scala.Tuple2;
  * write equal digests. RDD {@code reduceByKey}, {@code groupByKey}, {@code sortByKey} and {@code
  * join}; SQL join, aggregate and {@code ORDER BY}, each with adaptive execution on and off.
  *
- * <p>Usage: {@code DifferentialApp RESULT_JSON}.
+ * <p>Usage: {@code DifferentialApp RESULT_JSON [HOLD_FILE]}. With {@code HOLD_FILE}, once the
+ * queries ran the application writes its id there and waits (up to five minutes) for {@code
+ * HOLD_FILE.go} to appear, its shuffle files still served, then reads the {@code reduceByKey}
+ * shuffle once more as {@code "rdd reduceByKey again"}: a test can act on a live application.
  */
 public final class DifferentialApp {
 
@@ -57,8 +63,8 @@ public final class DifferentialApp {
         sc.parallelize(IntStream.range(0, 500).boxed().toList(), PARTITIONS)
             .mapToPair(k -> new Tuple2<>(k, "name-" + k));
 
-    check.run(
-        "rdd reduceByKey", () -> unordered(pairs.reduceByKey(Long::sum, PARTITIONS).collect()));
+    JavaPairRDD<Integer, Long> sums = pairs.reduceByKey(Long::sum, PARTITIONS);
+    check.run("rdd reduceByKey", () -> unordered(sums.collect()));
     check.run(
         "rdd groupByKey",
         () ->
@@ -110,6 +116,10 @@ public final class DifferentialApp {
           "sql order by" + suffix,
           () -> ordered(spark.sql("select id, v from facts order by v, id").collectAsList()));
     }
+    if (args.length > 1) {
+      hold(Path.of(args[1]), sc.sc().applicationId());
+      check.run("rdd reduceByKey again", () -> unordered(sums.collect()));
+    }
     ReduceTaskLog.drain(sc.sc());
     boolean plugin = sc.getConf().get("spark.plugins", "").contains("CoflowPlugin");
     ObjectNode placement = out.putObject("placement");
@@ -124,6 +134,16 @@ public final class DifferentialApp {
             });
     new ObjectMapper().writeValue(new File(args[0]), out);
     spark.stop();
+  }
+
+  /** Writes {@code appId} to {@code file}, then waits for {@code file.go}. */
+  private static void hold(Path file, String appId) throws Exception {
+    Path go = file.resolveSibling(file.getFileName() + ".go");
+    Files.writeString(file, appId);
+    long until = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
+    while (!Files.exists(go) && System.nanoTime() < until) {
+      Thread.sleep(200);
+    }
   }
 
   private static int skew(int i) {

@@ -1,0 +1,185 @@
+/*
+ * Copyright The coflow-shuffle Authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package org.coflowshuffle.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.coflowshuffle.cli.spark.SparkDistribution;
+import org.coflowshuffle.cli.spark.SparkSubmit;
+import org.coflowshuffle.cli.spark.TerasortCommand;
+import org.coflowshuffle.cli.spark.app.DifferentialApp;
+
+/**
+ * Runs of {@link DifferentialApp} by {@code spark-submit} of the stock Spark distribution on {@code
+ * local-cluster} (executors in their own JVMs, the shaded JAR through {@code --jars}), and what the
+ * tests read from them: results against one stock run shared by every test class, placement, the
+ * executors' logs.
+ */
+final class DifferentialRuns {
+
+  static final String MASTER = "local-cluster[2,1,1024]";
+  static final String MANAGER = "org.coflowshuffle.spark.CoflowShuffleManager";
+  static final String PLUGIN = "org.coflowshuffle.spark.CoflowPlugin";
+
+  private static DifferentialRuns shared;
+
+  private final ObjectMapper json = new ObjectMapper();
+  final Path root;
+  final Path spark;
+  final TerasortCommand.Jars jars;
+  final Path work;
+  private final JsonNode stock;
+
+  private DifferentialRuns() throws Exception {
+    root = Path.of(System.getProperty("coflow.home", "..")).toAbsolutePath().normalize();
+    spark = SparkDistribution.home(root, System.err);
+    jars = TerasortCommand.Jars.find(root);
+    work = Files.createDirectories(root.resolve("integration-tests/target/it-work"));
+    stock = json.readTree(submit("stock", Map.of(), false, List.of()).toFile());
+  }
+
+  /** The runs of this JVM, with the stock run made on first use. */
+  static synchronized DifferentialRuns get() throws Exception {
+    if (shared == null) {
+      shared = new DifferentialRuns();
+    }
+    return shared;
+  }
+
+  /** Runs the application with {@code extra} settings; returns its JSON. */
+  JsonNode run(String name, Map<String, String> extra, boolean pluginJar) throws Exception {
+    return json.readTree(submit(name, extra, pluginJar, List.of()).toFile());
+  }
+
+  /**
+   * Runs the application, its output in {@code differential-NAME.json}, its log in {@code
+   * differential-NAME.log}; {@code more} follows the result file on the command line.
+   *
+   * @return the result file
+   */
+  Path submit(String name, Map<String, String> extra, boolean pluginJar, List<String> more)
+      throws Exception {
+    Map<String, String> conf = new LinkedHashMap<>();
+    conf.put("spark.ui.enabled", "false");
+    conf.putAll(extra);
+    Path result = work.resolve("differential-" + name + ".json");
+    Files.deleteIfExists(result);
+    Path log = log(name);
+    List<String> args = new ArrayList<>(List.of(result.toString()));
+    args.addAll(more);
+    int status =
+        new SparkSubmit(
+                spark,
+                MASTER,
+                DifferentialApp.class.getName(),
+                jars.app(),
+                pluginJar ? List.of(jars.plugin()) : List.of(),
+                conf,
+                Map.of())
+            .run(args, log);
+    assertEquals(0, status, "spark-submit " + name + " failed; see " + log);
+    return result;
+  }
+
+  Path log(String name) {
+    return work.resolve("differential-" + name + ".log");
+  }
+
+  /** The plugin's two settings, then {@code more}. */
+  static Map<String, String> plugin(Map<String, String> more) {
+    Map<String, String> conf = new LinkedHashMap<>();
+    conf.put("spark.shuffle.manager", MANAGER);
+    conf.put("spark.plugins", PLUGIN);
+    conf.putAll(more);
+    return conf;
+  }
+
+  void assertSameResults(JsonNode run, String name) {
+    JsonNode expected = stock.get("results");
+    assertEquals(10, expected.size(), "every query ran in the stock run");
+    expected
+        .fieldNames()
+        .forEachRemaining(
+            q ->
+                assertEquals(
+                    expected.get(q).asText(),
+                    run.get("results").path(q).asText(),
+                    name + ": " + q + " differs from stock Spark"));
+  }
+
+  /** The RDD queries of {@code DifferentialApp}, then {@code more}. */
+  static List<String> rddQueriesAnd(String... more) {
+    List<String> queries =
+        new ArrayList<>(List.of("rdd reduceByKey", "rdd groupByKey", "rdd sortByKey", "rdd join"));
+    queries.addAll(List.of(more));
+    return queries;
+  }
+
+  /**
+   * Every query ran reduce tasks, and at least 95% of them ran where the coordinator placed them.
+   */
+  static void assertPlaced(JsonNode run, List<String> queries) {
+    int tasks = 0;
+    int placed = 0;
+    for (String q : queries) {
+      JsonNode p = run.get("placement").get(q);
+      assertTrue(p.get("reduceTasks").asInt() > 0, q + " ran reduce tasks");
+      tasks += p.get("reduceTasks").asInt();
+      placed += p.get("placed").asInt();
+    }
+    assertTrue(placed >= 0.95 * tasks, "placement match " + placed + "/" + tasks);
+  }
+
+  /**
+   * Bytes the executors of an application fetched through the paced transport: per executor log,
+   * the largest running total it printed (after each task and at shutdown).
+   */
+  long pacedBytes(String appId) throws IOException {
+    long sum = 0;
+    for (List<String> log : executorLogs(appId)) {
+      long most = 0;
+      for (String line : log) {
+        int at = line.indexOf("coflow: ");
+        if (at >= 0 && line.endsWith(" bytes of shuffle blocks fetched paced")) {
+          most = Math.max(most, Long.parseLong(line.substring(at + 8, line.indexOf(' ', at + 8))));
+        }
+      }
+      sum += most;
+    }
+    return sum;
+  }
+
+  long pacedBytes(JsonNode run) throws IOException {
+    return pacedBytes(run.get("applicationId").asText());
+  }
+
+  /** Every line the executors of an application logged so far. */
+  List<String> executorLines(String appId) throws IOException {
+    List<String> lines = new ArrayList<>();
+    executorLogs(appId).forEach(lines::addAll);
+    return lines;
+  }
+
+  private List<List<String>> executorLogs(String appId) throws IOException {
+    Path app = spark.resolve("work").resolve(appId);
+    List<List<String>> logs = new ArrayList<>();
+    try (var files = Files.walk(app)) {
+      for (Path log : files.filter(p -> p.getFileName().toString().equals("stderr")).toList()) {
+        logs.add(Files.readAllLines(log));
+      }
+    }
+    return logs;
+  }
+}
