@@ -4,6 +4,10 @@
  */
 package org.coflowshuffle.it;
 
+import static org.coflowshuffle.it.DifferentialRuns.MANAGER;
+import static org.coflowshuffle.it.DifferentialRuns.assertPlaced;
+import static org.coflowshuffle.it.DifferentialRuns.plugin;
+import static org.coflowshuffle.it.DifferentialRuns.rddQueriesAnd;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -15,13 +19,9 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.coflowshuffle.cli.spark.SparkDistribution;
-import org.coflowshuffle.cli.spark.SparkSubmit;
 import org.coflowshuffle.cli.spark.TerasortCommand;
-import org.coflowshuffle.cli.spark.app.DifferentialApp;
 import org.coflowshuffle.coordinator.server.CoordinatorConf;
 import org.coflowshuffle.coordinator.server.CoordinatorServer;
 import org.junit.jupiter.api.BeforeAll;
@@ -36,123 +36,26 @@ import org.junit.jupiter.api.TestInstance;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class SparkPluginIT {
 
-  private static final String MASTER = "local-cluster[2,1,1024]";
-  private static final String MANAGER = "org.coflowshuffle.spark.CoflowShuffleManager";
-  private static final String PLUGIN = "org.coflowshuffle.spark.CoflowPlugin";
-
   private final ObjectMapper json = new ObjectMapper();
+  private DifferentialRuns runs;
   private Path root;
-  private Path spark;
-  private TerasortCommand.Jars jars;
   private Path work;
-  private JsonNode stock;
 
   @BeforeAll
   void findSparkAndRunStock() throws Exception {
-    root = Path.of(System.getProperty("coflow.home", "..")).toAbsolutePath().normalize();
-    spark = SparkDistribution.home(root, System.err);
-    jars = TerasortCommand.Jars.find(root);
-    work = Files.createDirectories(root.resolve("integration-tests/target/it-work"));
-    stock = differential("stock", Map.of(), false);
-  }
-
-  /** Runs {@link DifferentialApp}; returns its JSON. */
-  private JsonNode differential(String name, Map<String, String> extra, boolean pluginJar)
-      throws Exception {
-    Map<String, String> conf = new java.util.LinkedHashMap<>();
-    conf.put("spark.ui.enabled", "false");
-    conf.putAll(extra);
-    Path result = work.resolve("differential-" + name + ".json");
-    Files.deleteIfExists(result);
-    Path log = work.resolve("differential-" + name + ".log");
-    int status =
-        new SparkSubmit(
-                spark,
-                MASTER,
-                DifferentialApp.class.getName(),
-                jars.app(),
-                pluginJar ? List.of(jars.plugin()) : List.of(),
-                conf,
-                Map.of())
-            .run(List.of(result.toString()), log);
-    assertEquals(0, status, "spark-submit " + name + " failed; see " + log);
-    return json.readTree(result.toFile());
-  }
-
-  private static Map<String, String> plugin(Map<String, String> more) {
-    Map<String, String> conf = new java.util.LinkedHashMap<>();
-    conf.put("spark.shuffle.manager", MANAGER);
-    conf.put("spark.plugins", PLUGIN);
-    conf.putAll(more);
-    return conf;
-  }
-
-  private void assertSameResults(JsonNode run, String name) {
-    JsonNode expected = stock.get("results");
-    assertEquals(10, expected.size(), "every query ran in the stock run");
-    expected
-        .fieldNames()
-        .forEachRemaining(
-            q ->
-                assertEquals(
-                    expected.get(q).asText(),
-                    run.get("results").path(q).asText(),
-                    name + ": " + q + " differs from stock Spark"));
-  }
-
-  /**
-   * Bytes the executors of an application fetched through the paced transport: per executor log,
-   * the largest running total it printed (after each task and at shutdown).
-   */
-  private long pacedBytes(JsonNode run) throws IOException {
-    Path app = spark.resolve("work").resolve(run.get("applicationId").asText());
-    long sum = 0;
-    try (var logs = Files.walk(app)) {
-      for (Path log : logs.filter(p -> p.getFileName().toString().equals("stderr")).toList()) {
-        long most = 0;
-        for (String line : Files.readAllLines(log)) {
-          int at = line.indexOf("coflow: ");
-          if (at >= 0 && line.endsWith(" bytes of shuffle blocks fetched paced")) {
-            most =
-                Math.max(most, Long.parseLong(line.substring(at + 8, line.indexOf(' ', at + 8))));
-          }
-        }
-        sum += most;
-      }
-    }
-    return sum;
-  }
-
-  /** The RDD queries of {@code DifferentialApp}, then {@code more}. */
-  private static List<String> rddQueriesAnd(String... more) {
-    List<String> queries =
-        new ArrayList<>(List.of("rdd reduceByKey", "rdd groupByKey", "rdd sortByKey", "rdd join"));
-    queries.addAll(List.of(more));
-    return queries;
-  }
-
-  /**
-   * Every query ran reduce tasks, and at least 95% of them ran where the coordinator placed them.
-   */
-  private static void assertPlaced(JsonNode run, List<String> queries) {
-    int tasks = 0;
-    int placed = 0;
-    for (String q : queries) {
-      JsonNode p = run.get("placement").get(q);
-      assertTrue(p.get("reduceTasks").asInt() > 0, q + " ran reduce tasks");
-      tasks += p.get("reduceTasks").asInt();
-      placed += p.get("placed").asInt();
-    }
-    assertTrue(placed >= 0.95 * tasks, "placement match " + placed + "/" + tasks);
+    runs = DifferentialRuns.get();
+    root = runs.root;
+    work = runs.work;
   }
 
   @Test
   void pluginGivesStockResultsAndPlacesRddAndSqlReducers() throws Exception {
     // As on a real cluster, where executors sit on different hosts: fetches cross the network.
     JsonNode run =
-        differential("plugin", plugin(Map.of("spark.shuffle.readHostLocalDisk", "false")), true);
-    assertSameResults(run, "plugin");
-    assertTrue(pacedBytes(run) > 1_000_000, "remote shuffle blocks went through the paced fetch");
+        runs.run("plugin", plugin(Map.of("spark.shuffle.readHostLocalDisk", "false")), true);
+    runs.assertSameResults(run, "plugin");
+    assertTrue(
+        runs.pacedBytes(run) > 1_000_000, "remote shuffle blocks went through the paced fetch");
     assertPlaced(
         run,
         rddQueriesAnd(
@@ -170,42 +73,9 @@ class SparkPluginIT {
   }
 
   @Test
-  void underSparksAuthenticationAndEncryptionFetchesArePacedAuthenticated() throws Exception {
-    JsonNode run =
-        differential(
-            "authenticated",
-            plugin(
-                Map.of(
-                    "spark.shuffle.readHostLocalDisk", "false",
-                    "spark.authenticate", "true",
-                    "spark.authenticate.secret", "it-secret",
-                    "spark.network.crypto.enabled", "true")),
-            true);
-    assertSameResults(run, "authenticated");
-    assertPlaced(run, rddQueriesAnd("sql join (AQE off)", "sql aggregate (AQE off)"));
-    assertTrue(pacedBytes(run) > 1_000_000, "remote shuffle blocks went through the paced fetch");
-    assertTrue(
-        executorLines(run).stream()
-            .anyMatch(l -> l.contains(", authenticated as Spark's transfers are")),
-        "the executors' paced servers authenticate");
-  }
-
-  /** Every line the executors of an application logged. */
-  private List<String> executorLines(JsonNode run) throws IOException {
-    Path app = spark.resolve("work").resolve(run.get("applicationId").asText());
-    List<String> lines = new ArrayList<>();
-    try (var logs = Files.walk(app)) {
-      for (Path log : logs.filter(p -> p.getFileName().toString().equals("stderr")).toList()) {
-        lines.addAll(Files.readAllLines(log));
-      }
-    }
-    return lines;
-  }
-
-  @Test
   void shuffleManagerWithoutThePluginFallsBackAndSaysWhyOnce() throws Exception {
-    JsonNode run = differential("manager-only", Map.of("spark.shuffle.manager", MANAGER), true);
-    assertSameResults(run, "manager only");
+    JsonNode run = runs.run("manager-only", Map.of("spark.shuffle.manager", MANAGER), true);
+    runs.assertSameResults(run, "manager only");
     String log = Files.readString(work.resolve("differential-manager-only.log"));
     long lines =
         log.lines()
@@ -217,9 +87,8 @@ class SparkPluginIT {
 
   @Test
   void aBadSettingFallsBackToSparksPlacementWithOneLine() throws Exception {
-    JsonNode run =
-        differential("bad-scheme", plugin(Map.of("spark.coflow.scheme", "fastest")), true);
-    assertSameResults(run, "bad scheme");
+    JsonNode run = runs.run("bad-scheme", plugin(Map.of("spark.coflow.scheme", "fastest")), true);
+    runs.assertSameResults(run, "bad scheme");
     String log = Files.readString(work.resolve("differential-bad-scheme.log"));
     long lines =
         log.lines()
@@ -246,22 +115,32 @@ class SparkPluginIT {
 
   @Test
   void aStandaloneCoordinatorPlacesAndPacesLikeTheEmbeddedOne() throws Exception {
-    try (CoordinatorServer server = coordinator()) {
+    // Under a principal's own secret, so every frame after the hello is sealed.
+    Path secrets = Files.writeString(work.resolve("coordinator-secrets"), "team-it=it-secret\n");
+    try (CoordinatorServer server =
+        CoordinatorServer.start(
+            CoordinatorConf.from(
+                Map.of(
+                    CoordinatorConf.PORT.name(), "0",
+                    CoordinatorConf.HTTP_PORT.name(), "0",
+                    CoordinatorConf.BIND.name(), "127.0.0.1",
+                    CoordinatorConf.SECRETS_FILE.name(), secrets.toString())))) {
       JsonNode run =
-          differential(
+          runs.run(
               "standalone",
               plugin(
                   Map.of(
-                      "spark.shuffle.readHostLocalDisk",
-                      "false",
-                      "spark.coflow.coordinator",
-                      "127.0.0.1:" + server.address().getPort())),
+                      "spark.shuffle.readHostLocalDisk", "false",
+                      "spark.coflow.coordinator", "127.0.0.1:" + server.address().getPort(),
+                      "spark.coflow.coordinator.principal", "team-it",
+                      "spark.coflow.coordinator.secret", "it-secret")),
               true);
-      assertSameResults(run, "standalone coordinator");
+      runs.assertSameResults(run, "standalone coordinator");
       assertTrue(frames(server, "MAP_OUTPUT") > 0, "map output reached the service");
       assertTrue(frames(server, "PLACEMENT_REQUEST") > 0, "placements were asked");
       assertTrue(frames(server, "RATE_REQUEST") > 0, "rates were asked");
-      assertTrue(pacedBytes(run) > 1_000_000, "remote shuffle blocks went through the paced fetch");
+      assertTrue(
+          runs.pacedBytes(run) > 1_000_000, "remote shuffle blocks went through the paced fetch");
       assertPlaced(run, rddQueriesAnd("sql join (AQE on)"));
       String log = Files.readString(work.resolve("differential-standalone.log"));
       assertTrue(log.contains("coflow: standalone coordinator at 127.0.0.1:"), "connected line");
@@ -288,11 +167,11 @@ class SparkPluginIT {
     killer.start();
     try {
       JsonNode run =
-          differential(
+          runs.run(
               "standalone-killed",
               plugin(Map.of("spark.coflow.coordinator", "127.0.0.1:" + port)),
               true);
-      assertSameResults(run, "standalone coordinator killed");
+      runs.assertSameResults(run, "standalone coordinator killed");
     } finally {
       killer.interrupt();
       server.close();

@@ -11,6 +11,7 @@ import java.util.Map;
 import org.apache.spark.SparkConf;
 import org.coflowshuffle.config.ConfigKey;
 import org.coflowshuffle.config.SchedulingKeys;
+import org.coflowshuffle.coordinator.client.Credentials;
 import org.coflowshuffle.core.policy.SchemeOptions;
 import org.coflowshuffle.core.scheme.Schemes;
 import scala.Tuple2;
@@ -23,6 +24,7 @@ import scala.Tuple2;
  * @param defaultBandwidth bytes per second
  * @param starvationSeconds seconds
  * @param coordinator a standalone coordinator, or null for the embedded one
+ * @param coordinatorCredentials what the driver proves to a standalone coordinator
  */
 public record CoflowSparkConf(
     String scheme,
@@ -33,7 +35,8 @@ public record CoflowSparkConf(
     boolean workConserving,
     Map<String, Double> hostBandwidth,
     int shuffleServicePort,
-    InetSocketAddress coordinator) {
+    InetSocketAddress coordinator,
+    Credentials coordinatorCredentials) {
 
   static final String SINCE = "0.1.0";
 
@@ -93,11 +96,30 @@ public record CoflowSparkConf(
           SINCE,
           "A standalone coordinator (`bin/coflow coordinator`) that schedules this application's"
               + " shuffles with those of every other application using it; unset embeds one in the"
-              + " driver. The driver proves `spark.authenticate.secret` when that is set. The"
-              + " coordinator's own settings (`coflow.coordinator.scheme`, link speeds, starvation"
+              + " driver. The driver proves `spark.coflow.coordinator.secret` (else"
+              + " `spark.authenticate.secret`) when set, and refuses a coordinator that cannot"
+              + " prove it back. The coordinator's own settings (`coflow.coordinator.scheme`, link speeds, starvation"
               + " threshold, work conservation) then replace this application's. Unreachable:"
               + " Spark's placement, unpaced, until it is back.",
           CoflowSparkConf::hostPort);
+  public static final ConfigKey<String> COORDINATOR_PRINCIPAL =
+      ConfigKey.of(
+          "spark.coflow.coordinator.principal",
+          "string",
+          null,
+          SINCE,
+          "The principal the standalone coordinator knows this application's secret under (its"
+              + " `coflow.coordinator.secretsFile`); unset: its shared `coflow.coordinator.secret`.",
+          String::trim);
+  public static final ConfigKey<String> COORDINATOR_SECRET =
+      ConfigKey.of(
+          "spark.coflow.coordinator.secret",
+          "string",
+          null,
+          SINCE,
+          "The secret the driver proves to the standalone coordinator; unset:"
+              + " `spark.authenticate.secret`. Spark redacts it from its UI and logs.",
+          s -> s);
 
   /** Every key, in the order the reference lists them. */
   public static final List<ConfigKey<?>> KEYS =
@@ -111,7 +133,9 @@ public record CoflowSparkConf(
           HOST_BANDWIDTH,
           PACED_FETCH,
           SHUFFLE_SERVICE_PORT,
-          COORDINATOR);
+          COORDINATOR,
+          COORDINATOR_PRINCIPAL,
+          COORDINATOR_SECRET);
 
   /**
    * Reads the settings.
@@ -121,6 +145,19 @@ public record CoflowSparkConf(
    */
   public static CoflowSparkConf from(SparkConf conf) {
     Map<String, String> settings = settings(conf);
+    String secret = COORDINATOR_SECRET.read(settings);
+    if (secret == null) {
+      secret = conf.get("spark.authenticate.secret", null);
+    }
+    String principal = COORDINATOR_PRINCIPAL.read(settings);
+    if (principal != null && secret == null) {
+      throw new IllegalArgumentException(
+          COORDINATOR_PRINCIPAL.name()
+              + "="
+              + principal
+              + " without a secret: set "
+              + COORDINATOR_SECRET.name());
+    }
     return new CoflowSparkConf(
         SCHEME.read(settings),
         DEFAULT_BANDWIDTH.read(settings),
@@ -130,7 +167,8 @@ public record CoflowSparkConf(
         WORK_CONSERVING.read(settings),
         HOST_BANDWIDTH.read(settings),
         SHUFFLE_SERVICE_PORT.read(settings),
-        COORDINATOR.read(settings));
+        COORDINATOR.read(settings),
+        secret == null ? Credentials.NONE : new Credentials(principal, secret));
   }
 
   /**

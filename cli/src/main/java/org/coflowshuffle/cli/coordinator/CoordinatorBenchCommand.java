@@ -41,15 +41,16 @@ import org.coflowshuffle.coordinator.server.CoordinatorServer;
  * benchmark's own threads do not compete with it for a JVM, and latency comes from its metrics.
  *
  * <p>One driver registers an application with one executor per host, {@code coflows} shuffles with
- * random map output, and asks where each shuffle's reducers go. Fetcher connections then ask the
- * rate of every flow that crosses the network, and send flow events (progress reports, each a
- * reason to decide again): first at {@code paced-rate} events per second, for {@code
- * warmup-seconds} unmeasured (a coordinator that has run a while, its code compiled, not a JVM's
- * first seconds) and then for {@code paced-seconds}, giving the decision latency a cluster at that
- * rate sees, from the coordinator's metrics (from the first event a decision answers until its
- * rates are handed to the network); then as fast as they can ({@code events}, giving events per
- * second). {@code --scheme} chooses the scheme of a coordinator run here; one connected to keeps
- * its own.
+ * random map output, and asks where each shuffle's reducers go. It then asks the rate of every flow
+ * that crosses the network and, from {@code fetchers} threads over its connection (the coordinator
+ * takes messages about an application from the connection that registered it only), sends flow
+ * events (progress reports, each a reason to decide again): first at {@code paced-rate} events per
+ * second, for {@code warmup-seconds} unmeasured (a coordinator that has run a while, its code
+ * compiled, not a JVM's first seconds) and then for {@code paced-seconds}, giving the decision
+ * latency a cluster at that rate sees, from the coordinator's metrics (from the first event a
+ * decision answers until its rates are handed to the network); then as fast as they can ({@code
+ * events}, giving events per second). {@code --scheme} chooses the scheme of a coordinator run
+ * here; one connected to keeps its own.
  *
  * <p>{@code --direct} times the decisions alone: the same cluster and shuffles on a {@link
  * LiveCoordinator} called in this thread, no sockets, a decision after every completion, {@code
@@ -70,7 +71,7 @@ public final class CoordinatorBenchCommand implements Command {
           .value("--coflows", "100", "shuffles placed one after another")
           .value("--maps", "10", "map tasks per shuffle")
           .value("--reducers", "10", "reducers per shuffle")
-          .value("--fetchers", "4", "fetcher connections asking rates and sending flow events")
+          .value("--fetchers", "4", "threads sending flow events over the driver's connection")
           .value("--events", "200000", "flow events sent as fast as they go (events per second)")
           .value("--paced-rate", "2000", "flow events per second while latency is measured")
           .value("--warmup-seconds", "10", "paced events before measuring, unmeasured")
@@ -180,8 +181,8 @@ public final class CoordinatorBenchCommand implements Command {
         mo.addFlows(flows, s, r -> p.reducers().get(r).executor());
       }
 
-      // The driver has nothing more to say while the fetchers run, and a coordinator drops a
-      // client that stays silent for its timeout (30 s by default): it pings, as Spark's does.
+      // A coordinator drops a client that stays silent for its timeout (30 s by default), and a
+      // slow phase may leave the connection quiet that long: it pings, as Spark's driver does.
       ScheduledExecutorService keepAlive =
           Executors.newSingleThreadScheduledExecutor(
               r -> {
@@ -200,46 +201,32 @@ public final class CoordinatorBenchCommand implements Command {
           PING_SECONDS,
           PING_SECONDS,
           TimeUnit.SECONDS);
-      List<CoordinatorClient> clients = new ArrayList<>();
       try {
-        for (int i = 0; i < fetchers; i++) {
-          clients.add(
-              CoordinatorClient.connect(server.address(), "bench-fetcher-" + i, null, WAIT));
+        for (BenchLoad.FlowRef fl : flows) {
+          driver.send(
+              new Message.RateRequest(app, fl.shuffle(), fl.reducer(), fl.source(), fl.at()));
         }
-        for (int k = 0; k < flows.size(); k++) {
-          BenchLoad.FlowRef fl = flows.get(k);
-          clients
-              .get(k % fetchers)
-              .send(new Message.RateRequest(app, fl.shuffle(), fl.reducer(), fl.source(), fl.at()));
-        }
-        for (CoordinatorClient c : clients) {
-          barrier(c, 1);
-        }
+        barrier(driver, 1);
 
         Deque<Integer> unfinished = BenchLoad.completionOrder(flows, random);
 
         // Paced first, while most flows are unfinished: the latency a cluster at this rate sees,
         // after a warm-up at the same pace that is not measured.
-        pace(clients, app, flows, unfinished, random, set, set.warmupSeconds());
-        for (CoordinatorClient c : clients) {
-          barrier(c, 3);
-        }
+        pace(driver, app, flows, unfinished, random, set, set.warmupSeconds());
+        barrier(driver, 3);
         long[] before = server.mark();
         int paced = pacedRate * set.pacedSeconds();
         long start = System.nanoTime();
-        pace(clients, app, flows, unfinished, random, set, set.pacedSeconds());
-        for (CoordinatorClient c : clients) {
-          barrier(c, 4);
-        }
+        pace(driver, app, flows, unfinished, random, set, set.pacedSeconds());
+        barrier(driver, 4);
         double pacedElapsed = (System.nanoTime() - start) / 1e9;
         CoordinatorProbe.Window pacedWindow = server.since(before);
 
-        // Then open loop: every fetcher sends its share of the events as fast as it can.
+        // Then open loop: every thread sends its share of the events as fast as it can.
         before = server.mark();
         long t0 = System.nanoTime();
         List<Future<Void>> done = new ArrayList<>();
         for (int i = 0; i < fetchers; i++) {
-          CoordinatorClient c = clients.get(i);
           int share = events / fetchers;
           long seed = i;
           done.add(
@@ -247,15 +234,16 @@ public final class CoordinatorBenchCommand implements Command {
                   () -> {
                     Random r = new Random(seed);
                     for (int e = 0; e < share; e++) {
-                      c.send(BenchLoad.event(app, flows, unfinished, r, e % completionEvery == 0));
+                      driver.send(
+                          BenchLoad.event(app, flows, unfinished, r, e % completionEvery == 0));
                     }
-                    barrier(c, 2);
                     return null;
                   }));
         }
         for (Future<Void> d : done) {
           d.get();
         }
+        barrier(driver, 2);
         double openSeconds = (System.nanoTime() - t0) / 1e9;
         int sent = events / fetchers * fetchers;
         CoordinatorProbe.Window openWindow = server.since(before);
@@ -296,9 +284,6 @@ public final class CoordinatorBenchCommand implements Command {
         return 0;
       } finally {
         keepAlive.shutdownNow();
-        for (CoordinatorClient c : clients) {
-          c.close();
-        }
       }
     }
   }
@@ -374,9 +359,9 @@ public final class CoordinatorBenchCommand implements Command {
     return 0;
   }
 
-  /** Sends {@code set.pacedRate()} events a second for {@code seconds}, over the fetchers. */
+  /** Sends {@code set.pacedRate()} events a second for {@code seconds}. */
   private static void pace(
-      List<CoordinatorClient> clients,
+      CoordinatorClient driver,
       String app,
       List<BenchLoad.FlowRef> flows,
       Deque<Integer> unfinished,
@@ -391,9 +376,7 @@ public final class CoordinatorBenchCommand implements Command {
       if (wait > 0) {
         Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
       }
-      clients
-          .get(e % clients.size())
-          .send(BenchLoad.event(app, flows, unfinished, random, e % set.completionEvery() == 0));
+      driver.send(BenchLoad.event(app, flows, unfinished, random, e % set.completionEvery() == 0));
     }
   }
 

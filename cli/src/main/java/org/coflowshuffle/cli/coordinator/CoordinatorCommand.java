@@ -78,7 +78,7 @@ public final class CoordinatorCommand implements Command {
           where(server.address()),
           where(server.httpAddress()),
           conf.scheme(),
-          conf.secret() == null ? "no authentication (loopback only)" : "shared secret");
+          CoordinatorServer.describe(conf.secrets()));
       out.flush();
       CountDownLatch until = stop;
       if (until == null) {

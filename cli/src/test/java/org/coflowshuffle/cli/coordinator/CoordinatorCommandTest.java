@@ -59,7 +59,8 @@ class CoordinatorCommandTest {
         m = line.matcher(out.toString(StandardCharsets.UTF_8));
       }
       String printed = out.toString(StandardCharsets.UTF_8);
-      assertTrue(printed.contains("scheme varys, shared secret"), printed);
+      assertTrue(
+          printed.contains("scheme varys, shared secret, frames sealed after the hello"), printed);
       int port = Integer.parseInt(m.group(1));
       try (CoordinatorClient c =
           CoordinatorClient.connect(

@@ -96,7 +96,6 @@ public final class CoflowDriverPlugin implements DriverPlugin {
               conf.hostBandwidth(),
               () -> (System.nanoTime() - start) / 1e9);
     } else {
-      String secret = sc.getConf().get("spark.authenticate.secret", null);
       InetSocketAddress at =
           new InetSocketAddress(conf.coordinator().getHostString(), conf.coordinator().getPort());
       // Spark starts plugins before the application has its id: the link connects once it has.
@@ -104,7 +103,7 @@ public final class CoflowDriverPlugin implements DriverPlugin {
           new RemoteCoordinator(
               at,
               sc::applicationId,
-              secret,
+              conf.coordinatorCredentials(),
               Duration.ofSeconds(5),
               l -> LOG.info(l),
               l -> LOG.warn(l));

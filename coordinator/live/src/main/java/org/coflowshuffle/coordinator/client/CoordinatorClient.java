@@ -15,6 +15,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.coflowshuffle.coordinator.protocol.FrameCodec;
+import org.coflowshuffle.coordinator.protocol.FrameSeal;
 import org.coflowshuffle.coordinator.protocol.HelloProof;
 import org.coflowshuffle.coordinator.protocol.Message;
 import org.coflowshuffle.coordinator.protocol.ProtocolException;
@@ -49,10 +50,15 @@ public final class CoordinatorClient implements AutoCloseable {
   private final BlockingQueue<Message> inbox = new LinkedBlockingQueue<>();
   private final Thread reader;
   private final Message.Welcome welcome;
+  private final String secret;
   private volatile IOException readFailure;
+  // Seals what this client sends once the server proved the secret; guarded by this.
+  private FrameSeal sendSeal;
 
-  private CoordinatorClient(InetSocketAddress address, String name, String secret, Duration timeout)
+  private CoordinatorClient(
+      InetSocketAddress address, String name, String principal, String secret, Duration timeout)
       throws IOException {
+    this.secret = secret;
     socket = new Socket();
     try {
       socket.setTcpNoDelay(true);
@@ -66,10 +72,23 @@ public final class CoordinatorClient implements AutoCloseable {
         throw new IOException(
             "coordinator at " + address + " sent " + first + " instead of a challenge");
       }
-      send(new Message.Hello(name, secret == null ? null : HelloProof.prove(secret, c.nonce())));
+      send(
+          new Message.Hello(
+              name, secret == null ? null : HelloProof.prove(secret, c.nonce()), principal));
       Message answer = next(timeout);
       if (!(answer instanceof Message.Welcome w)) {
         throw new IOException("coordinator at " + address + " answered the hello with " + answer);
+      }
+      if (secret != null) {
+        if (!HelloProof.verifyWelcome(secret, c.nonce(), w.proof())) {
+          throw new IOException(
+              "coordinator at "
+                  + address
+                  + " did not prove it knows the secret: refusing to be scheduled by it");
+        }
+        synchronized (this) {
+          sendSeal = FrameSeal.toServer(secret, c.nonce());
+        }
       }
       welcome = w;
     } catch (IOException | RuntimeException e) {
@@ -79,15 +98,29 @@ public final class CoordinatorClient implements AutoCloseable {
   }
 
   /**
-   * Connects and authenticates.
+   * Connects and authenticates with the coordinator's shared secret.
    *
    * @param secret the shared secret, or null when the coordinator has none
    * @throws RefusedException when the coordinator refuses the hello
-   * @throws IOException when it cannot be reached or does not answer within {@code timeout}
+   * @throws IOException when it cannot be reached, does not answer within {@code timeout}, or (with
+   *     a secret) does not prove it knows the secret
    */
   public static CoordinatorClient connect(
       InetSocketAddress address, String name, String secret, Duration timeout) throws IOException {
-    return new CoordinatorClient(address, name, secret, timeout);
+    return new CoordinatorClient(address, name, null, secret, timeout);
+  }
+
+  /**
+   * Connects and authenticates as {@code principal}, with that principal's secret.
+   *
+   * @param principal the name the coordinator knows {@code secret} under; null for its shared one
+   * @throws RefusedException when the coordinator refuses the hello
+   * @throws IOException as {@link #connect(InetSocketAddress, String, String, Duration)}
+   */
+  public static CoordinatorClient connect(
+      InetSocketAddress address, String name, String principal, String secret, Duration timeout)
+      throws IOException {
+    return new CoordinatorClient(address, name, principal, secret, timeout);
   }
 
   /** The server's answer to the hello. */
@@ -95,9 +128,9 @@ public final class CoordinatorClient implements AutoCloseable {
     return welcome;
   }
 
-  /** Sends one message. */
-  public void send(Message m) throws IOException {
-    sendRaw(FrameCodec.encode(m));
+  /** Sends one message (sealed, after the hello, when the coordinator has a secret). */
+  public synchronized void send(Message m) throws IOException {
+    sendRaw(FrameCodec.encode(m, sendSeal));
   }
 
   /** Sends bytes as they are (for tests of what the server does with bad frames). */
@@ -163,13 +196,21 @@ public final class CoordinatorClient implements AutoCloseable {
   private void read() {
     try {
       DataInputStream in = new DataInputStream(socket.getInputStream());
+      String nonce = null;
+      FrameSeal seal = null; // the server seals what it sends after the welcome
       while (true) {
         int length = in.readInt();
         int version = in.readUnsignedByte();
         int type = in.readUnsignedByte();
         byte[] body = new byte[length - FrameCodec.HEADER_BYTES];
         in.readFully(body);
-        inbox.add(FrameCodec.decode(version, type, body));
+        Message m = FrameCodec.decode(version, type, body, seal);
+        if (m instanceof Message.Challenge c && nonce == null) {
+          nonce = c.nonce();
+        } else if (m instanceof Message.Welcome && secret != null && seal == null) {
+          seal = FrameSeal.toClient(secret, nonce);
+        }
+        inbox.add(m);
       }
     } catch (EOFException e) {
       // The server closed the connection.

@@ -69,7 +69,7 @@ public final class RemoteCoordinator implements ShuffleCoordinator, AutoCloseabl
   /** The application's id, known once it has one (Spark sets it after plugins start). */
   private volatile String app;
 
-  private final String secret;
+  private final Credentials credentials;
   private final Duration timeout;
   private final Consumer<String> info;
   private final Consumer<String> warn;
@@ -103,7 +103,7 @@ public final class RemoteCoordinator implements ShuffleCoordinator, AutoCloseabl
    * again every few seconds.
    *
    * @param appId the application's id; null until it has one (Spark sets it after plugins start)
-   * @param secret the shared secret, or null when the coordinator has none
+   * @param credentials what the driver proves to the coordinator
    * @param timeout how long a connection attempt and a placement may take
    * @param info receives a line when the coordinator is reached
    * @param warn receives one line when it cannot be reached or is lost (once per outage)
@@ -111,13 +111,13 @@ public final class RemoteCoordinator implements ShuffleCoordinator, AutoCloseabl
   public RemoteCoordinator(
       InetSocketAddress address,
       Supplier<String> appId,
-      String secret,
+      Credentials credentials,
       Duration timeout,
       Consumer<String> info,
       Consumer<String> warn) {
     this.address = address;
     this.appId = appId;
-    this.secret = secret;
+    this.credentials = credentials;
     this.timeout = timeout;
     this.info = info;
     this.warn = warn;
@@ -374,7 +374,9 @@ public final class RemoteCoordinator implements ShuffleCoordinator, AutoCloseabl
   private void connect() {
     app = appId.get();
     try {
-      CoordinatorClient c = CoordinatorClient.connect(address, "driver " + app, secret, timeout);
+      CoordinatorClient c =
+          CoordinatorClient.connect(
+              address, "driver " + app, credentials.principal(), credentials.secret(), timeout);
       registered.clear();
       rates.clear();
       c.send(registerApp());

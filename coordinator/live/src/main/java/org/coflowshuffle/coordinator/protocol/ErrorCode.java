@@ -18,7 +18,10 @@ public enum ErrorCode {
   OUT_OF_ORDER,
   /** The hello's proof does not match the service's secret. */
   UNAUTHENTICATED,
-  /** A message a client may not send (one the server sends, such as rates). */
+  /**
+   * A message a client may not send: one the server sends (such as rates), or one about an
+   * application another connection registered.
+   */
   NOT_ALLOWED,
   /** The server failed on a valid message; its log has the details. */
   INTERNAL

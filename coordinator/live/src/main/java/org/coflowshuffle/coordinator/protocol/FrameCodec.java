@@ -11,6 +11,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.exc.ValueInstantiationException;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 
 /**
  * Frames of the coordinator protocol, without any transport:
@@ -19,7 +20,9 @@ import java.nio.ByteBuffer;
  *   int32  length   bytes after this field (big-endian), at most the maximum frame size
  *   uint8  version  {@link #VERSION}
  *   uint8  type     a {@link MessageType} id
- *   bytes  body     the message as UTF-8 JSON, length - 2 bytes
+ *   bytes  body     the message as UTF-8 JSON
+ *   bytes  mac      {@link FrameSeal#MAC_BYTES} bytes, on frames after the hello when the
+ *                   coordinator has a secret ({@link FrameSeal}); else absent
  * </pre>
  *
  * Decoding is strict: unknown fields, missing primitive fields, trailing data and values a message
@@ -46,16 +49,23 @@ public final class FrameCodec {
 
   private FrameCodec() {}
 
-  /** The whole frame of a message, length prefix included. */
+  /** The whole frame of a message, length prefix included, unsealed. */
   public static byte[] encode(Message m) {
+    return encode(m, null);
+  }
+
+  /** The whole frame of a message, length prefix included, sealed by {@code seal} unless null. */
+  public static byte[] encode(Message m, FrameSeal seal) {
     byte[] body;
     try {
       body = JSON.writeValueAsBytes(m);
     } catch (JsonProcessingException e) {
       throw new IllegalStateException("cannot write " + m.type() + " as JSON", e);
     }
-    ByteBuffer b = ByteBuffer.allocate(LENGTH_BYTES + HEADER_BYTES + body.length);
-    b.putInt(HEADER_BYTES + body.length).put((byte) VERSION).put((byte) m.type().id()).put(body);
+    byte[] mac = seal == null ? new byte[0] : seal.next(VERSION, m.type().id(), body);
+    int length = HEADER_BYTES + body.length + mac.length;
+    ByteBuffer b = ByteBuffer.allocate(LENGTH_BYTES + length);
+    b.putInt(length).put((byte) VERSION).put((byte) m.type().id()).put(body).put(mac);
     return b.array();
   }
 
@@ -83,6 +93,27 @@ public final class FrameCodec {
    * @throws ProtocolException naming what was wrong
    */
   public static Message decode(int version, int typeId, byte[] body) throws ProtocolException {
+    return decode(version, typeId, body, null);
+  }
+
+  /**
+   * The message of one frame sealed by {@code seal} (null: unsealed): its version, type, and the
+   * bytes after them, MAC included. The MAC is checked before anything else is read.
+   *
+   * @throws ProtocolException naming what was wrong
+   */
+  public static Message decode(int version, int typeId, byte[] rest, FrameSeal seal)
+      throws ProtocolException {
+    byte[] body = rest;
+    if (seal != null) {
+      if (rest.length < FrameSeal.MAC_BYTES) {
+        throw new ProtocolException(
+            ErrorCode.UNAUTHENTICATED,
+            "a frame of " + rest.length + " bytes after the hello cannot hold its MAC");
+      }
+      body = Arrays.copyOf(rest, rest.length - FrameSeal.MAC_BYTES);
+      seal.check(version, typeId, body, Arrays.copyOfRange(rest, body.length, rest.length));
+    }
     if (version != VERSION) {
       throw new ProtocolException(
           ErrorCode.UNSUPPORTED_VERSION,

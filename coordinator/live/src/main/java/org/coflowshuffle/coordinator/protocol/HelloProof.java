@@ -13,9 +13,11 @@ import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * Authentication by a shared secret without sending it: the server sends a fresh random nonce on
- * every connection, the client answers with HMAC-SHA256(secret, nonce). A hello captured on one
- * connection proves nothing on another, so replaying it fails.
+ * Authentication by a shared secret without sending it, both ways: the server sends a fresh random
+ * nonce on every connection, the client answers with HMAC-SHA256(secret, "coflow hello " + nonce),
+ * and the server's welcome carries HMAC-SHA256(secret, "coflow welcome " + nonce). A proof captured
+ * on one connection proves nothing on another, and the labels keep a client's proof from ever
+ * serving as the server's (or as the key of {@link FrameSeal}), whatever nonce a fake server sends.
  */
 public final class HelloProof {
 
@@ -32,13 +34,27 @@ public final class HelloProof {
 
   /** The proof a client sends for {@code nonce}. */
   public static String prove(String secret, String nonce) {
-    return Base64.getEncoder().encodeToString(mac(secret, nonce));
+    return Base64.getEncoder().encodeToString(mac(secret, "coflow hello " + nonce));
+  }
+
+  /** The proof the server sends in its welcome for {@code nonce}. */
+  public static String proveWelcome(String secret, String nonce) {
+    return Base64.getEncoder().encodeToString(mac(secret, "coflow welcome " + nonce));
   }
 
   /**
    * Whether {@code proof} is the proof for {@code nonce} under {@code secret}, in constant time.
    */
   public static boolean verify(String secret, String nonce, String proof) {
+    return matches(mac(secret, "coflow hello " + nonce), proof);
+  }
+
+  /** Whether {@code proof} is the welcome's proof for {@code nonce}, in constant time. */
+  public static boolean verifyWelcome(String secret, String nonce, String proof) {
+    return matches(mac(secret, "coflow welcome " + nonce), proof);
+  }
+
+  private static boolean matches(byte[] expected, String proof) {
     if (proof == null) {
       return false;
     }
@@ -48,7 +64,7 @@ public final class HelloProof {
     } catch (IllegalArgumentException e) {
       return false;
     }
-    return MessageDigest.isEqual(mac(secret, nonce), given);
+    return MessageDigest.isEqual(expected, given);
   }
 
   private static byte[] mac(String secret, String nonce) {

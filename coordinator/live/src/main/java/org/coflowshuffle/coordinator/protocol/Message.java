@@ -19,6 +19,14 @@ import java.util.List;
  */
 public sealed interface Message {
 
+  /**
+   * A message about one application. Only the connection that registered the application may send
+   * it: another is refused, so that a client acts on its own applications only.
+   */
+  sealed interface OfApplication extends Message {
+    String app();
+  }
+
   /** The type a frame of this message carries. */
   default MessageType type() {
     return MessageType.of(this);
@@ -32,17 +40,41 @@ public sealed interface Message {
   }
 
   /**
-   * Client to server, once, first: who it is and, when the service has a secret, {@code proof} =
-   * base64 HMAC-SHA256 over the challenge's nonce ({@link HelloProof}).
+   * Client to server, once, first: who it is and, when the service has secrets, {@code proof} =
+   * base64 HMAC-SHA256 over the challenge's nonce ({@link HelloProof}) under the secret of {@code
+   * principal} (one of the service's per-principal secrets), or under its shared secret when {@code
+   * principal} is null (then left out of the frame).
    */
-  record Hello(String client, String proof) implements Message {
+  record Hello(
+      String client, String proof, @JsonInclude(JsonInclude.Include.NON_NULL) String principal)
+      implements Message {
     public Hello {
       Checks.name("client", client);
+      if (principal != null) {
+        Checks.name("principal", principal);
+      }
+    }
+
+    /** A hello under the service's shared secret, or without one. */
+    public Hello(String client, String proof) {
+      this(client, proof, null);
     }
   }
 
-  /** Server to client: the hello was accepted; {@code scheme} names the scheme that decides. */
-  record Welcome(String session, String scheme) implements Message {}
+  /**
+   * Server to client: the hello was accepted; {@code scheme} names the scheme that decides. With a
+   * secret, {@code proof} shows that the server knows it too ({@link HelloProof#proveWelcome}), and
+   * every later frame both ways is sealed ({@link FrameSeal}).
+   */
+  record Welcome(
+      String session, String scheme, @JsonInclude(JsonInclude.Include.NON_NULL) String proof)
+      implements Message {
+
+    /** A welcome without a secret. */
+    public Welcome(String session, String scheme) {
+      this(session, scheme, null);
+    }
+  }
 
   /** Server to client: what was wrong with the last frame; the server closes the connection. */
   record Error(ErrorCode code, String message) implements Message {
@@ -71,7 +103,7 @@ public sealed interface Message {
    * field reads it.
    */
   record RegisterApp(String app, @JsonInclude(JsonInclude.Include.NON_NULL) Double localityWait)
-      implements Message {
+      implements OfApplication {
     public RegisterApp {
       Checks.name("app", app);
       if (localityWait != null && !(localityWait >= 0 && localityWait < Double.POSITIVE_INFINITY)) {
@@ -95,7 +127,7 @@ public sealed interface Message {
    * A shuffle of an application: its map and reduce task counts (reducers at most {@link
    * #MAX_REDUCERS}, Spark's own limit for a shuffle's partitions).
    */
-  record RegisterShuffle(String app, int shuffle, int maps, int reducers) implements Message {
+  record RegisterShuffle(String app, int shuffle, int maps, int reducers) implements OfApplication {
     public RegisterShuffle {
       Checks.name("app", app);
       Checks.notNegative("shuffle", shuffle);
@@ -124,7 +156,7 @@ public sealed interface Message {
       String host,
       String executor,
       @JsonInclude(JsonInclude.Include.NON_NULL) long[] bytes)
-      implements Message {
+      implements OfApplication {
     public MapOutput {
       Checks.name("app", app);
       Checks.notNegative("shuffle", shuffle);
@@ -157,7 +189,7 @@ public sealed interface Message {
   }
 
   /** The executors an application has now (the whole set, replacing the last one sent). */
-  record Executors(String app, List<ExecutorInfo> executors) implements Message {
+  record Executors(String app, List<ExecutorInfo> executors) implements OfApplication {
     public Executors {
       Checks.name("app", app);
       executors = List.copyOf(Checks.present("executors", executors));
@@ -179,7 +211,7 @@ public sealed interface Message {
       int[] shuffles,
       int[] taskStarts,
       @JsonInclude(JsonInclude.Include.NON_NULL) Double weight)
-      implements Message {
+      implements OfApplication {
     public PlacementRequest {
       Checks.name("app", app);
       if (shuffles == null || shuffles.length == 0) {
@@ -251,7 +283,7 @@ public sealed interface Message {
    * reducer is done. {@code fetcher} is the executor the reducer runs on.
    */
   record RateRequest(String app, int shuffle, int reducer, String source, String fetcher)
-      implements Message {
+      implements OfApplication {
     public RateRequest {
       Checks.name("app", app);
       Checks.notNegative("shuffle", shuffle);
@@ -286,7 +318,7 @@ public sealed interface Message {
       String source,
       long bytes,
       @JsonInclude(JsonInclude.Include.NON_NULL) Boolean done)
-      implements Message {
+      implements OfApplication {
     public Progress {
       Checks.name("app", app);
       Checks.notNegative("shuffle", shuffle);
@@ -307,7 +339,7 @@ public sealed interface Message {
   }
 
   /** A reduce task ended: its flows are complete. */
-  record ReducerDone(String app, int shuffle, int reducer) implements Message {
+  record ReducerDone(String app, int shuffle, int reducer) implements OfApplication {
     public ReducerDone {
       Checks.name("app", app);
       Checks.notNegative("shuffle", shuffle);
@@ -316,7 +348,7 @@ public sealed interface Message {
   }
 
   /** All reducers of a shuffle are done fetching: its coflow is complete. */
-  record ShuffleDone(String app, int shuffle) implements Message {
+  record ShuffleDone(String app, int shuffle) implements OfApplication {
     public ShuffleDone {
       Checks.name("app", app);
       Checks.notNegative("shuffle", shuffle);
@@ -324,7 +356,7 @@ public sealed interface Message {
   }
 
   /** A shuffle is gone (its data removed): forget everything about it. */
-  record UnregisterShuffle(String app, int shuffle) implements Message {
+  record UnregisterShuffle(String app, int shuffle) implements OfApplication {
     public UnregisterShuffle {
       Checks.name("app", app);
       Checks.notNegative("shuffle", shuffle);

@@ -25,6 +25,19 @@ class HelloProofTest {
   }
 
   @Test
+  void aClientsProofNeverPassesForTheServersWhateverNonceAFakeServerSends() {
+    String nonce = HelloProof.nonce();
+    String welcome = HelloProof.proveWelcome("s3cret", nonce);
+    assertTrue(HelloProof.verifyWelcome("s3cret", nonce, welcome));
+    assertFalse(HelloProof.verifyWelcome("s3cret", nonce, HelloProof.prove("s3cret", nonce)));
+    // A client's proof for a crafted nonce is still not the welcome of the real one.
+    assertFalse(
+        HelloProof.verifyWelcome(
+            "s3cret", nonce, HelloProof.prove("s3cret", "coflow welcome " + nonce)));
+    assertFalse(HelloProof.verify("s3cret", nonce, welcome));
+  }
+
+  @Test
   void noncesDoNotRepeat() {
     assertNotEquals(HelloProof.nonce(), HelloProof.nonce());
   }

@@ -111,6 +111,9 @@ final class ClusterScheduler {
    *     shuffle, a map index out of range, a message only the server sends)
    */
   void handle(Peer from, Message m) throws ProtocolException {
+    if (m instanceof Message.OfApplication a) {
+      ownedBy(from, a.app());
+    }
     if (m instanceof Message.Ping p) {
       from.send(new Message.Pong(p.value()));
     } else if (m instanceof Message.RegisterApp r) {
@@ -308,12 +311,6 @@ final class ClusterScheduler {
   }
 
   private void registerApp(Peer from, Message.RegisterApp r) throws ProtocolException {
-    App known = apps.get(r.app());
-    if (known != null && known.owner != from) {
-      throw new ProtocolException(
-          ErrorCode.OUT_OF_ORDER,
-          "application " + r.app() + " is registered by another connection");
-    }
     apps.computeIfAbsent(r.app(), a -> new App(from)).slotWait = r.localityWaitOrZero();
   }
 
@@ -448,6 +445,15 @@ final class ClusterScheduler {
 
   private void dropSubscriptions(String app, int shuffle) {
     subscriptions.remove(new AppShuffle(app, shuffle));
+  }
+
+  /** Refuses a message about an application another connection registered. */
+  private void ownedBy(Peer from, String app) throws ProtocolException {
+    App known = apps.get(app);
+    if (known != null && known.owner != from) {
+      throw new ProtocolException(
+          ErrorCode.NOT_ALLOWED, "application " + app + " is registered by another connection");
+    }
   }
 
   private App app(String app) throws ProtocolException {

@@ -13,29 +13,32 @@ import io.netty.handler.timeout.IdleStateEvent;
 import java.lang.System.Logger.Level;
 import org.coflowshuffle.coordinator.protocol.ErrorCode;
 import org.coflowshuffle.coordinator.protocol.FrameCodec;
+import org.coflowshuffle.coordinator.protocol.FrameSeal;
 import org.coflowshuffle.coordinator.protocol.HelloProof;
 import org.coflowshuffle.coordinator.protocol.Message;
 import org.coflowshuffle.coordinator.protocol.ProtocolException;
 
 /**
- * One client connection: sends the challenge, checks the hello, answers pings, and hands every
- * other message to the scheduling loop. Any refused frame is answered with an {@link Message.Error}
- * naming what was wrong, then the connection is closed; other connections are not affected.
+ * One client connection: sends the challenge, checks the hello (against the secret of the principal
+ * it names, or the shared one) and, with a secret, proves it back in the welcome and seals every
+ * later frame both ways; answers pings, and hands every other message to the scheduling loop. Any
+ * refused frame is answered with an {@link Message.Error} naming what was wrong, then the
+ * connection is closed; other connections are not affected.
  */
 final class ConnectionHandler extends SimpleChannelInboundHandler<Message> implements Peer {
 
   private static final System.Logger LOG = System.getLogger(CoordinatorServer.class.getName());
 
   private final CoordinatorServer server;
-  private final String secret;
+  private final Secrets secrets;
   private final String nonce = HelloProof.nonce();
   private Channel channel;
   private volatile String client;
   private boolean closing;
 
-  ConnectionHandler(CoordinatorServer server, String secret) {
+  ConnectionHandler(CoordinatorServer server, Secrets secrets) {
     this.server = server;
-    this.secret = secret;
+    this.secrets = secrets;
   }
 
   @Override
@@ -79,15 +82,41 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<Message> imple
       throw new ProtocolException(
           ErrorCode.OUT_OF_ORDER, m.type() + " before the hello; send HELLO first");
     }
-    if (secret != null && !HelloProof.verify(secret, nonce, h.proof())) {
+    String session = Integer.toHexString(System.identityHashCode(this));
+    if (!secrets.any()) {
+      client = h.client() + "@" + channel.remoteAddress();
+      send(new Message.Welcome(session, server.scheme()));
+      return;
+    }
+    String secret = secrets.of(h.principal());
+    if (secret == null) {
+      throw new ProtocolException(
+          ErrorCode.UNAUTHENTICATED,
+          h.principal() == null
+              ? "this coordinator knows secrets by principal only; the hello names none"
+              : "no secret for principal " + h.principal());
+    }
+    if (!HelloProof.verify(secret, nonce, h.proof())) {
       throw new ProtocolException(
           ErrorCode.UNAUTHENTICATED,
           h.proof() == null
               ? "this coordinator requires a secret; the hello has no proof"
-              : "the hello's proof does not match this connection's challenge and the secret");
+              : "the hello's proof does not match this connection's challenge and the secret"
+                  + (h.principal() == null ? "" : " of principal " + h.principal()));
     }
-    client = h.client() + "@" + channel.remoteAddress();
-    send(new Message.Welcome(Integer.toHexString(System.identityHashCode(this)), server.scheme()));
+    client =
+        h.client()
+            + (h.principal() == null ? "" : " (" + h.principal() + ")")
+            + "@"
+            + channel.remoteAddress();
+    send(new Message.Welcome(session, server.scheme(), HelloProof.proveWelcome(secret, nonce)));
+    // The welcome went out unsealed (written on this event loop, so before anything else); from
+    // here on both directions are sealed.
+    channel
+        .pipeline()
+        .get(CoordinatorServer.FrameEncoder.class)
+        .seal(FrameSeal.toClient(secret, nonce));
+    channel.pipeline().get(FrameDecoder.class).seal(FrameSeal.toServer(secret, nonce));
   }
 
   @Override

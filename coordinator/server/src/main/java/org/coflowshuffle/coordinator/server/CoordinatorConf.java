@@ -22,7 +22,7 @@ import org.coflowshuffle.core.scheme.Schemes;
  * @param port where the protocol is served (0: any free port)
  * @param httpPort where {@code /status}, {@code /metrics} and the status page are served
  * @param bind the address the protocol listens on
- * @param secret the shared secret clients prove in their hello; null for none
+ * @param secrets the secrets clients prove in their hello: shared and per principal
  * @param httpBind the address the HTTP pages listen on
  * @param httpToken the bearer token the HTTP pages require; null for none
  * @param scheme the scheme that decides placements and rates
@@ -40,7 +40,7 @@ public record CoordinatorConf(
     int port,
     int httpPort,
     InetAddress bind,
-    String secret,
+    Secrets secrets,
     InetAddress httpBind,
     String httpToken,
     String scheme,
@@ -74,18 +74,32 @@ public record CoordinatorConf(
           "string",
           null,
           SINCE,
-          "Shared secret every client proves in its hello (HMAC-SHA256 over a per-connection"
-              + " nonce; the secret never travels). Spark applications use"
-              + " `spark.authenticate.secret` when set. Unset: no authentication, and the"
-              + " coordinator listens on loopback only unless `openWithoutSecret` is true.",
+          "Shared secret a client that names no principal proves in its hello (HMAC-SHA256 over a"
+              + " per-connection nonce; the secret never travels), and with which every later"
+              + " frame is sealed. Spark applications prove `spark.coflow.coordinator.secret`,"
+              + " else `spark.authenticate.secret`. Unset, with no `secretsFile`: no"
+              + " authentication, and the coordinator listens on loopback only unless"
+              + " `openWithoutSecret` is true.",
           s -> s);
+  public static final ConfigKey<String> SECRETS_FILE =
+      ConfigKey.of(
+          "coflow.coordinator.secretsFile",
+          "path",
+          null,
+          SINCE,
+          "File of `PRINCIPAL=SECRET` lines (`#` comments): a client whose hello names a principal"
+              + " (Spark: `spark.coflow.coordinator.principal`) proves that principal's secret, so"
+              + " that each team or application can have its own. Read at start; keep it"
+              + " readable by the coordinator's user only.",
+          String::trim);
   public static final ConfigKey<String> BIND =
       ConfigKey.of(
           "coflow.coordinator.bindAddress",
           "string",
           null,
           SINCE,
-          "Address to listen on. Unset: all interfaces when a secret is set, else loopback.",
+          "Address to listen on. Unset: all interfaces when a secret or `secretsFile` is set, else"
+              + " loopback.",
           String::trim);
   public static final ConfigKey<String> HTTP_BIND =
       ConfigKey.of(
@@ -188,6 +202,7 @@ public record CoordinatorConf(
           PORT,
           HTTP_PORT,
           SECRET,
+          SECRETS_FILE,
           BIND,
           HTTP_BIND,
           HTTP_TOKEN,
@@ -229,8 +244,13 @@ public record CoordinatorConf(
     if (secret != null && secret.isEmpty()) {
       throw new IllegalArgumentException(SECRET.name() + " is empty; unset it or give a secret");
     }
-    InetAddress bind = bindAddress(settings, secret);
-    if (secret == null && !bind.isLoopbackAddress() && !OPEN_WITHOUT_SECRET.read(settings)) {
+    String file = SECRETS_FILE.read(settings);
+    Secrets secrets =
+        new Secrets(
+            secret,
+            file == null || file.isEmpty() ? Map.of() : Secrets.read(java.nio.file.Path.of(file)));
+    InetAddress bind = bindAddress(settings, secrets);
+    if (!secrets.any() && !bind.isLoopbackAddress() && !OPEN_WITHOUT_SECRET.read(settings)) {
       throw new IllegalArgumentException(
           BIND.name()
               + "="
@@ -253,7 +273,7 @@ public record CoordinatorConf(
         PORT.read(settings),
         HTTP_PORT.read(settings),
         bind,
-        secret,
+        secrets,
         address(HTTP_BIND, settings),
         httpToken,
         SCHEME.read(settings),
@@ -285,11 +305,11 @@ public record CoordinatorConf(
     }
   }
 
-  private static InetAddress bindAddress(Map<String, String> settings, String secret) {
+  private static InetAddress bindAddress(Map<String, String> settings, Secrets secrets) {
     String given = BIND.read(settings);
     try {
       if (given == null || given.isEmpty()) {
-        return secret == null ? InetAddress.getLoopbackAddress() : InetAddress.getByName("0.0.0.0");
+        return secrets.any() ? InetAddress.getByName("0.0.0.0") : InetAddress.getLoopbackAddress();
       }
       return InetAddress.getByName(given);
     } catch (UnknownHostException e) {

@@ -31,6 +31,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.coflowshuffle.coordinator.protocol.ErrorCode;
 import org.coflowshuffle.coordinator.protocol.FrameCodec;
+import org.coflowshuffle.coordinator.protocol.FrameSeal;
 import org.coflowshuffle.coordinator.protocol.Message;
 import org.coflowshuffle.coordinator.protocol.ProtocolException;
 
@@ -100,7 +101,7 @@ public final class CoordinatorServer implements AutoCloseable {
                           .addLast("frameEncoder", new FrameEncoder())
                           .addLast(
                               "connection",
-                              new ConnectionHandler(CoordinatorServer.this, conf.secret()));
+                              new ConnectionHandler(CoordinatorServer.this, conf.secrets()));
                     }
                   })
               .bind(new InetSocketAddress(conf.bind(), conf.port()))
@@ -134,7 +135,7 @@ public final class CoordinatorServer implements AutoCloseable {
         s.address(),
         s.httpAddress(),
         conf.scheme(),
-        conf.secret() == null ? "no authentication" : "shared-secret authentication");
+        describe(conf.secrets()));
     return s;
   }
 
@@ -292,11 +293,30 @@ public final class CoordinatorServer implements AutoCloseable {
     workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
   }
 
-  /** Messages to frames. */
-  private static final class FrameEncoder extends MessageToByteEncoder<Message> {
+  /** How clients authenticate, in a few words for a log line. */
+  public static String describe(Secrets secrets) {
+    if (!secrets.any()) {
+      return "no authentication";
+    }
+    int principals = secrets.byPrincipal().size();
+    return (secrets.shared() != null ? "shared secret" : "")
+        + (secrets.shared() != null && principals > 0 ? " and " : "")
+        + (principals > 0 ? principals + " principal secret(s)" : "")
+        + ", frames sealed after the hello";
+  }
+
+  /** Messages to frames, sealed once the connection's hello set a seal. */
+  static final class FrameEncoder extends MessageToByteEncoder<Message> {
+    private FrameSeal seal;
+
+    /** Seals every frame after this call (on the connection's event loop). */
+    void seal(FrameSeal s) {
+      seal = s;
+    }
+
     @Override
     protected void encode(ChannelHandlerContext ctx, Message m, ByteBuf out) {
-      out.writeBytes(FrameCodec.encode(m));
+      out.writeBytes(FrameCodec.encode(m, seal));
     }
   }
 }

@@ -9,6 +9,7 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.ByteToMessageDecoder;
 import java.util.List;
 import org.coflowshuffle.coordinator.protocol.FrameCodec;
+import org.coflowshuffle.coordinator.protocol.FrameSeal;
 import org.coflowshuffle.coordinator.protocol.ProtocolException;
 
 /**
@@ -20,9 +21,15 @@ final class FrameDecoder extends ByteToMessageDecoder {
 
   private final int maxFrameBytes;
   private boolean failed;
+  private FrameSeal seal;
 
   FrameDecoder(int maxFrameBytes) {
     this.maxFrameBytes = maxFrameBytes;
+  }
+
+  /** Checks the seal of every frame after this call (on the connection's event loop). */
+  void seal(FrameSeal s) {
+    seal = s;
   }
 
   @Override
@@ -51,7 +58,7 @@ final class FrameDecoder extends ByteToMessageDecoder {
     byte[] body = new byte[length - FrameCodec.HEADER_BYTES];
     in.readBytes(body);
     try {
-      out.add(FrameCodec.decode(version, type, body));
+      out.add(FrameCodec.decode(version, type, body, seal));
     } catch (ProtocolException e) {
       fail(in);
       throw e;

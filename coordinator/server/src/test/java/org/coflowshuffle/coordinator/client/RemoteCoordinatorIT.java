@@ -49,7 +49,7 @@ class RemoteCoordinatorIT {
     return new RemoteCoordinator(
         new InetSocketAddress("127.0.0.1", port),
         () -> "app-1",
-        secret,
+        Credentials.shared(secret),
         Duration.ofSeconds(5),
         log::add,
         log::add);

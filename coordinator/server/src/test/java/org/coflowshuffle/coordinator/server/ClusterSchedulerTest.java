@@ -148,7 +148,7 @@ class ClusterSchedulerTest {
     RecordingPeer other = new RecordingPeer("other");
     assertCode(ErrorCode.OUT_OF_ORDER, a, new Message.RegisterShuffle("app", 0, 1, 1));
     scheduler.handle(a, new Message.RegisterApp("app"));
-    assertCode(ErrorCode.OUT_OF_ORDER, other, new Message.RegisterApp("app"));
+    assertCode(ErrorCode.NOT_ALLOWED, other, new Message.RegisterApp("app"));
     assertCode(
         ErrorCode.OUT_OF_ORDER, a, new Message.MapOutput("app", 0, 0, "h", "1", new long[] {1}));
     scheduler.handle(a, new Message.RegisterShuffle("app", 0, 1, 2));
@@ -159,6 +159,31 @@ class ClusterSchedulerTest {
     assertCode(ErrorCode.OUT_OF_ORDER, a, new Message.RateRequest("app", 5, 0, "1", "2"));
     assertCode(ErrorCode.NOT_ALLOWED, a, new Message.Rates(1, List.of()));
     assertCode(ErrorCode.NOT_ALLOWED, a, new Message.Welcome("x", "rpc"));
+  }
+
+  @Test
+  void aConnectionActsOnlyOnTheApplicationsItRegistered() throws ProtocolException {
+    RecordingPeer owner = new RecordingPeer("owner");
+    RecordingPeer intruder = new RecordingPeer("intruder");
+    app(owner, "app", 1000);
+    List<Message> foreign =
+        List.of(
+            new Message.RegisterApp("app"),
+            new Message.RegisterShuffle("app", 9, 1, 1),
+            new Message.MapOutput("app", 0, 0, "h1", "1", new long[] {1, 1}),
+            new Message.Executors("app", List.of()),
+            new Message.PlacementRequest("app", 1, new int[] {0}, null, null),
+            new Message.RateRequest("app", 0, 0, "1", "2"),
+            new Message.Progress("app", 0, 0, "1", 1, null),
+            new Message.ReducerDone("app", 0, 0),
+            new Message.ShuffleDone("app", 0),
+            new Message.UnregisterShuffle("app", 0));
+    for (Message m : foreign) {
+      assertCode(ErrorCode.NOT_ALLOWED, intruder, m);
+    }
+    assertTrue(intruder.received.isEmpty(), "the intruder learnt nothing: " + intruder.received);
+    scheduler.handle(owner, new Message.UnregisterShuffle("app", 0));
+    assertEquals(Map.of("app", 0), scheduler.status().applications(), "the owner still acts");
   }
 
   @Test
@@ -185,7 +210,7 @@ class ClusterSchedulerTest {
       s.handle(driver, new Message.MapOutput("app", 0, 0, "hS", "s", new long[] {100_000_000}));
       s.handle(driver, new Message.PlacementRequest("app", 1, new int[] {0}));
       assertEquals("1", driver.last(Message.Placement.class).reducers().get(0).executor());
-      s.handle(new RecordingPeer("exec1"), new Message.RateRequest("app", 0, 0, "s", "1"));
+      s.handle(driver, new Message.RateRequest("app", 0, 0, "s", "1"));
       s.pushRates(); // its reducer fetches at full speed
       // A second stage of the same size: executor 1's core frees in about 2 s (1 s of fetch, the
       // guessed 1 s of sorting) and fetches it in 1 s; executor 2's link needs 10 s.
@@ -202,12 +227,11 @@ class ClusterSchedulerTest {
   @Test
   void ratesArePushedToFetchersUntilTheirReducerIsDone() throws ProtocolException {
     RecordingPeer driver = new RecordingPeer("driver");
-    RecordingPeer exec1 = new RecordingPeer("exec1");
     app(driver, "app", 1_000_000);
     scheduler.handle(driver, new Message.PlacementRequest("app", 1, new int[] {0}));
-    scheduler.handle(exec1, new Message.RateRequest("app", 0, 0, "2", "1"));
+    scheduler.handle(driver, new Message.RateRequest("app", 0, 0, "2", "1"));
     assertEquals(1, scheduler.pushRates());
-    Message.Rates first = exec1.last(Message.Rates.class);
+    Message.Rates first = driver.last(Message.Rates.class);
     Double rate = first.rates().get(0).bytesPerSecond();
     assertNotNull(rate);
     assertTrue(rate > 0, "rate " + rate);
@@ -218,7 +242,7 @@ class ClusterSchedulerTest {
         driver,
         new Message.Bandwidth("hA", 0.9 * CoordinatorConf.defaults(0, 0).hostBytesPerSecond(), 0));
     assertEquals(1, scheduler.pushRates());
-    Message.Rates second = exec1.last(Message.Rates.class);
+    Message.Rates second = driver.last(Message.Rates.class);
     assertTrue(second.epoch() > first.epoch());
     assertTrue(second.rates().get(0).bytesPerSecond() < rate, second.toString());
 
@@ -229,23 +253,21 @@ class ClusterSchedulerTest {
   @Test
   void aCompletedFlowCallsForADecisionAndProgressAloneDoesNot() throws ProtocolException {
     RecordingPeer driver = new RecordingPeer("driver");
-    RecordingPeer exec1 = new RecordingPeer("exec1");
     app(driver, "app", 1_000_000);
     scheduler.handle(driver, new Message.PlacementRequest("app", 1, new int[] {0}));
-    scheduler.handle(exec1, new Message.RateRequest("app", 0, 0, "2", "1"));
+    scheduler.handle(driver, new Message.RateRequest("app", 0, 0, "2", "1"));
     scheduler.pushRates();
     assertTrue(!scheduler.decisionDue());
-    scheduler.handle(exec1, new Message.Progress("app", 0, 0, "2", 4));
+    scheduler.handle(driver, new Message.Progress("app", 0, 0, "2", 4));
     assertTrue(!scheduler.decisionDue(), "4 of 10 bytes");
     assertEquals(now + 1.0, scheduler.wakeUpAt(), "progress is looked at within a second");
-    scheduler.handle(exec1, new Message.Progress("app", 0, 0, "2", Long.MAX_VALUE));
+    scheduler.handle(driver, new Message.Progress("app", 0, 0, "2", Long.MAX_VALUE));
     assertTrue(scheduler.decisionDue(), "the flow completed");
   }
 
   @Test
   void aShuffleWithoutSizesIsPlacedAndItsFlowsEndWhenProgressSaysDone() throws ProtocolException {
     RecordingPeer driver = new RecordingPeer("driver");
-    RecordingPeer exec1 = new RecordingPeer("exec1");
     scheduler.handle(driver, new Message.RegisterApp("app"));
     scheduler.handle(
         driver, new Message.Executors("app", List.of(new Message.ExecutorInfo("1", "hA", 1))));
@@ -254,22 +276,22 @@ class ClusterSchedulerTest {
     scheduler.handle(driver, new Message.MapOutput("app", 0, 1, "hT", "s1", null));
     scheduler.handle(driver, new Message.PlacementRequest("app", 1, new int[] {0}));
     assertNull(driver.last(Message.Placement.class).unavailable());
-    scheduler.handle(exec1, new Message.RateRequest("app", 0, 0, "s0", "1"));
-    scheduler.handle(exec1, new Message.RateRequest("app", 0, 0, "s1", "1"));
+    scheduler.handle(driver, new Message.RateRequest("app", 0, 0, "s0", "1"));
+    scheduler.handle(driver, new Message.RateRequest("app", 0, 0, "s1", "1"));
     scheduler.pushRates();
     // Two senders: one pilot, on the whole link; the other flow waits for what it leaves.
-    Map<String, Double> rates = exec1.rates();
+    Map<String, Double> rates = driver.rates();
     double link = CoordinatorConf.defaults(0, 0).hostBytesPerSecond();
     String pilot = rates.get("app/0/0/s0") > 0 ? "s0" : "s1";
     assertEquals(link, rates.get("app/0/0/" + pilot), 1e-6, rates.toString());
     assertEquals(0, rates.get("app/0/0/" + (pilot.equals("s0") ? "s1" : "s0")), 1e-6);
-    scheduler.handle(exec1, new Message.Progress("app", 0, 0, pilot, 1 << 30));
+    scheduler.handle(driver, new Message.Progress("app", 0, 0, pilot, 1 << 30));
     assertTrue(!scheduler.decisionDue(), "bytes alone do not end a flow of unknown size");
-    scheduler.handle(exec1, new Message.Progress("app", 0, 0, pilot, 0, true));
+    scheduler.handle(driver, new Message.Progress("app", 0, 0, pilot, 0, true));
     assertTrue(scheduler.decisionDue(), "done does");
     scheduler.pushRates();
-    assertEquals(0, exec1.rates().get("app/0/0/" + pilot), 1e-6);
-    assertEquals(link, exec1.rates().get("app/0/0/" + (pilot.equals("s0") ? "s1" : "s0")), 1e-6);
+    assertEquals(0, driver.rates().get("app/0/0/" + pilot), 1e-6);
+    assertEquals(link, driver.rates().get("app/0/0/" + (pilot.equals("s0") ? "s1" : "s0")), 1e-6);
   }
 
   @Test
@@ -280,7 +302,7 @@ class ClusterSchedulerTest {
     app(b, "app-b", 1000);
     scheduler.handle(a, new Message.PlacementRequest("app-a", 1, new int[] {0}));
     scheduler.handle(b, new Message.PlacementRequest("app-b", 1, new int[] {0}));
-    scheduler.handle(b, new Message.RateRequest("app-a", 0, 0, "2", "1"));
+    scheduler.handle(a, new Message.RateRequest("app-a", 0, 0, "2", "1"));
     scheduler.disconnected(a);
     Status s = scheduler.status();
     assertEquals(Map.of("app-b", 1), s.applications());

@@ -8,7 +8,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import org.coflowshuffle.coordinator.client.CoordinatorClient;
@@ -19,8 +22,12 @@ import org.coflowshuffle.coordinator.protocol.Message;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
-/** A coordinator with a shared secret refuses every client that cannot prove it. */
+/**
+ * A coordinator with secrets refuses every client that cannot prove one, proves it back, and
+ * refuses any frame after the hello that is not sealed as that connection's next.
+ */
 class CoordinatorAuthIT {
 
   private static final Duration WAIT = Duration.ofSeconds(10);
@@ -100,6 +107,94 @@ class CoordinatorAuthIT {
       assertEquals(ErrorCode.OUT_OF_ORDER, e.code());
       assertTrue(c.closedByServer());
     }
+  }
+
+  @Test
+  void aFrameChangedOnTheWayIsRefused() throws Exception {
+    try (RawConnection c = RawConnection.hello(address, "s3cret")) {
+      byte[] frame = c.seal(new Message.RegisterApp("app-with-a-long-enough-name"));
+      frame[FrameCodec.LENGTH_BYTES + FrameCodec.HEADER_BYTES + 9] ^= 1; // one bit of the app
+      c.write(frame);
+      Message.Error e = (Message.Error) c.read();
+      assertEquals(ErrorCode.UNAUTHENTICATED, e.code());
+      assertTrue(e.message().contains("fails its integrity check"), e.message());
+      assertTrue(c.closedByServer());
+    }
+    assertTrue(server.status().applications().isEmpty());
+  }
+
+  @Test
+  void aReplayedOrUnsealedFrameAfterTheHelloIsRefused() throws Exception {
+    try (RawConnection c = RawConnection.hello(address, "s3cret")) {
+      byte[] ping = c.seal(new Message.Ping(7));
+      c.write(ping);
+      assertEquals(new Message.Pong(7), c.read());
+      c.write(ping);
+      assertEquals(ErrorCode.UNAUTHENTICATED, ((Message.Error) c.read()).code());
+      assertTrue(c.closedByServer());
+    }
+    try (RawConnection c = RawConnection.hello(address, "s3cret")) {
+      c.write(FrameCodec.encode(new Message.RegisterApp("unsealed")));
+      assertEquals(ErrorCode.UNAUTHENTICATED, ((Message.Error) c.read()).code());
+    }
+    assertTrue(server.status().applications().isEmpty());
+  }
+
+  @Test
+  void aClientWithASecretRefusesACoordinatorThatCannotProveIt() throws Exception {
+    try (CoordinatorServer open = CoordinatorServer.start(CoordinatorConf.defaults(0, 0))) {
+      InetSocketAddress at = new InetSocketAddress("127.0.0.1", open.address().getPort());
+      IOException e =
+          assertThrows(
+              IOException.class, () -> CoordinatorClient.connect(at, "driver", "s3cret", WAIT));
+      assertTrue(e.getMessage().contains("did not prove it knows the secret"), e.getMessage());
+    }
+  }
+
+  @Test
+  void eachPrincipalProvesItsOwnSecret(@TempDir Path dir) throws Exception {
+    Path file = dir.resolve("secrets");
+    Files.writeString(file, "# teams\nteam-a = secret-a\nteam-b=secret-b\n");
+    try (CoordinatorServer s =
+        CoordinatorServer.start(
+            CoordinatorConf.from(
+                Map.of(
+                    "coflow.coordinator.port", "0",
+                    "coflow.coordinator.httpPort", "0",
+                    "coflow.coordinator.secretsFile", file.toString(),
+                    "coflow.coordinator.bindAddress", "127.0.0.1")))) {
+      InetSocketAddress at = new InetSocketAddress("127.0.0.1", s.address().getPort());
+      try (CoordinatorClient a =
+              CoordinatorClient.connect(at, "driver", "team-a", "secret-a", WAIT);
+          CoordinatorClient b =
+              CoordinatorClient.connect(at, "driver", "team-b", "secret-b", WAIT)) {
+        a.send(new Message.RegisterApp("app-a"));
+        b.send(new Message.RegisterShuffle("app-a", 0, 1, 1));
+        assertEquals(ErrorCode.NOT_ALLOWED, refusal(b).code(), "team-b acts on app-a");
+        a.send(new Message.Ping(1));
+        assertEquals(new Message.Pong(1), a.await(Message.Pong.class, WAIT));
+      }
+      assertRefused(at, "team-a", "secret-b", "of principal team-a");
+      assertRefused(at, "nobody", "secret-a", "no secret for principal nobody");
+      assertRefused(at, null, "secret-a", "knows secrets by principal only");
+    }
+  }
+
+  private static Message.Error refusal(CoordinatorClient c) {
+    CoordinatorClient.RefusedException e =
+        assertThrows(
+            CoordinatorClient.RefusedException.class, () -> c.await(Message.Pong.class, WAIT));
+    return e.error();
+  }
+
+  private static void assertRefused(
+      InetSocketAddress at, String principal, String secret, String why) {
+    CoordinatorClient.RefusedException e =
+        assertThrows(
+            CoordinatorClient.RefusedException.class,
+            () -> CoordinatorClient.connect(at, "driver", principal, secret, WAIT));
+    assertEquals(ErrorCode.UNAUTHENTICATED, e.error().code());
+    assertTrue(e.error().message().contains(why), e.error().message());
   }
 
   private void assertRefused(String secret, String why) {

@@ -5,14 +5,18 @@
 package org.coflowshuffle.coordinator.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.coflowshuffle.config.ConfigDocs;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class CoordinatorConfTest {
 
@@ -22,7 +26,7 @@ class CoordinatorConfTest {
     assertEquals(7390, c.port());
     assertEquals(7391, c.httpPort());
     assertTrue(c.bind().isLoopbackAddress());
-    assertNull(c.secret());
+    assertFalse(c.secrets().any());
     assertEquals("rpc", c.scheme());
     assertEquals(125L << 20, c.hostBytesPerSecond());
     assertEquals(1 << 20, c.maxFrameBytes());
@@ -44,6 +48,25 @@ class CoordinatorConfTest {
     assertTrue(open.httpBind().isAnyLocalAddress());
     assertEquals("t", open.httpToken());
     assertRefused("coflow.coordinator.httpToken", "");
+  }
+
+  @Test
+  void aSecretsFileIsReadStrictly(@TempDir Path dir) throws Exception {
+    Path file = dir.resolve("secrets");
+    Files.writeString(file, "# comment\n\nteam-a=alpha\n  app_1@x = beta=2 \n");
+    CoordinatorConf c =
+        CoordinatorConf.from(Map.of("coflow.coordinator.secretsFile", file.toString()));
+    assertEquals(Map.of("team-a", "alpha", "app_1@x", "beta=2"), c.secrets().byPrincipal());
+    assertTrue(c.bind().isAnyLocalAddress(), "principals' secrets open all interfaces");
+    for (String bad : List.of("team-a\n", "=x\n", "a=1\na=2\n", "a b=1\n")) {
+      Files.writeString(file, bad);
+      IllegalArgumentException e =
+          assertThrows(
+              IllegalArgumentException.class,
+              () ->
+                  CoordinatorConf.from(Map.of("coflow.coordinator.secretsFile", file.toString())));
+      assertTrue(e.getMessage().startsWith(file + " line "), e.getMessage());
+    }
   }
 
   @Test

@@ -173,8 +173,7 @@ class CoordinatorServerIT {
     for (int a = 0; a < 3; a++) {
       Shuffle s = Shuffle.random("app-" + a, a);
       JsonNode expected = solve(s.instance());
-      try (CoordinatorClient driver = CoordinatorClient.connect(address, "driver", null, WAIT);
-          CoordinatorClient fetcher = CoordinatorClient.connect(address, "executors", null, WAIT)) {
+      try (CoordinatorClient driver = CoordinatorClient.connect(address, "driver", null, WAIT)) {
         register(driver, s);
         driver.send(new Message.PlacementRequest(s.app(), 40 + a, new int[] {0}));
         Message.Placement p = driver.await(Message.Placement.class, WAIT);
@@ -191,11 +190,11 @@ class CoordinatorServerIT {
           String at = p.reducers().get(j).executor();
           for (int m = 0; m < s.maps(); m++) {
             if (!String.valueOf(m).equals(at)) {
-              fetcher.send(new Message.RateRequest(s.app(), 0, j, String.valueOf(m), at));
+              driver.send(new Message.RateRequest(s.app(), 0, j, String.valueOf(m), at));
             }
           }
         }
-        Map<String, Double> rates = settle(fetcher, a);
+        Map<String, Double> rates = settle(driver, a);
         int compared = 0;
         for (JsonNode f : expected.get("flows")) {
           if (f.get("src").asText().equals(f.get("dst").asText())) {

@@ -11,6 +11,7 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import org.coflowshuffle.coordinator.protocol.FrameCodec;
+import org.coflowshuffle.coordinator.protocol.FrameSeal;
 import org.coflowshuffle.coordinator.protocol.HelloProof;
 import org.coflowshuffle.coordinator.protocol.Message;
 import org.coflowshuffle.coordinator.protocol.ProtocolException;
@@ -21,6 +22,9 @@ final class RawConnection implements AutoCloseable {
   final Socket socket = new Socket();
   private final DataInputStream in;
   final Message.Challenge challenge;
+  // With a secret, what follows the hello is sealed both ways.
+  private FrameSeal sendSeal;
+  private FrameSeal readSeal;
 
   RawConnection(InetSocketAddress address) throws IOException, ProtocolException {
     socket.connect(address, 5000);
@@ -42,6 +46,10 @@ final class RawConnection implements AutoCloseable {
     if (!(m instanceof Message.Welcome)) {
       throw new IOException("expected a welcome, got " + m);
     }
+    if (secret != null) {
+      c.sendSeal = FrameSeal.toServer(secret, c.challenge.nonce());
+      c.readSeal = FrameSeal.toClient(secret, c.challenge.nonce());
+    }
     return c;
   }
 
@@ -50,8 +58,14 @@ final class RawConnection implements AutoCloseable {
     socket.getOutputStream().flush();
   }
 
+  /** Sends a message, sealed when the hello was with a secret. */
   void send(Message m) throws IOException {
-    write(FrameCodec.encode(m));
+    write(seal(m));
+  }
+
+  /** The frame {@link #send} would write, sealed when the hello was with a secret. */
+  byte[] seal(Message m) {
+    return FrameCodec.encode(m, sendSeal);
   }
 
   /** The next frame, or null when the server closed the connection. */
@@ -66,7 +80,7 @@ final class RawConnection implements AutoCloseable {
     int type = in.readUnsignedByte();
     byte[] body = new byte[length - FrameCodec.HEADER_BYTES];
     in.readFully(body);
-    return FrameCodec.decode(version, type, body);
+    return FrameCodec.decode(version, type, body, readSeal);
   }
 
   /** Whether the server closed the connection (reads EOF within the socket timeout). */
