@@ -47,6 +47,12 @@ public final class Messages {
       int[] shuffleIds, int[] reducers, String[] sources, long[] delivered, String fetchingExecutor)
       implements Serializable {}
 
+  /**
+   * An executor's running total of shuffle bytes fetched through the paced transport. Sent after a
+   * task when it changed, no reply.
+   */
+  public record PacedTotal(String executorId, long bytes) implements Serializable {}
+
   /** A reducer received {@code bytes} from an executor (what no ask carried). Sent, no reply. */
   public record Delivered(int shuffleId, int reducer, String sourceExecutor, long bytes)
       implements Serializable {}

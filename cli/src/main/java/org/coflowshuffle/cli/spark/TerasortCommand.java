@@ -302,6 +302,7 @@ public final class TerasortCommand implements Command {
     s.set("stock", run(json, stock));
     s.set("plugin", run(json, plugin));
     s.put("placementMatch", TerasortRuns.placementMatch(plugin));
+    s.put("pacedBytes", plugin.path("pacedBytes").asLong(0));
     return s;
   }
 
@@ -360,11 +361,12 @@ public final class TerasortCommand implements Command {
     out.printf(
         Locale.ROOT,
         "plugin/stock: shuffle %.2f, job %.2f; output valid: stock %s, plugin %s;"
-            + " placement match %.1f%%%n",
+            + " placement match %.1f%%; fetched paced %.1f MB%n",
         sb.get("meanShuffleSeconds").asDouble() / sa.get("meanShuffleSeconds").asDouble(),
         sb.get("meanJobSeconds").asDouble() / sa.get("meanJobSeconds").asDouble(),
         sa.get("valid").asBoolean() ? "yes" : "NO",
         sb.get("valid").asBoolean() ? "yes" : "NO",
-        100 * s.get("placementMatch").asDouble());
+        100 * s.get("placementMatch").asDouble(),
+        s.get("pacedBytes").asLong() / 1e6);
   }
 }

@@ -6,6 +6,7 @@ package org.coflowshuffle.cli.spark;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -14,6 +15,8 @@ import java.nio.file.StandardCopyOption;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.coflowshuffle.cli.Command;
 import org.coflowshuffle.cli.spark.TerasortCommand.Jars;
@@ -25,6 +28,10 @@ import org.coflowshuffle.cli.spark.TerasortCommand.Options;
  * spark-submit}, each run's result read back as the JSON {@code TerasortApp} wrote.
  */
 final class TerasortRuns {
+
+  /** The line the driver plugin logs at its end. */
+  private static final Pattern PACED =
+      Pattern.compile("coflow: (\\d+) bytes of shuffle blocks fetched paced by \\d+ executor");
 
   /**
    * Where the jobs run: Spark's master URL, settings and environment every run gets, and settings
@@ -124,8 +131,26 @@ final class TerasortRuns {
             v.plugin() ? "plugin" : "stock",
             o.mixed() ? "mixed" : "same",
             inputHosts.isEmpty() ? "-" : String.join(",", inputHosts));
-    submit(v.pluginConf(), "sort", appArgs, v.name());
-    return json.readTree(result.toFile());
+    Path log = submit(v.pluginConf(), "sort", appArgs, v.name());
+    ObjectNode r = (ObjectNode) json.readTree(result.toFile());
+    if (v.plugin()) {
+      r.put("pacedBytes", pacedBytes(Files.readAllLines(log)));
+    }
+    return r;
+  }
+
+  /**
+   * Bytes the executors fetched through the paced transport, from the line the driver logs at its
+   * end; 0 without that line.
+   */
+  static long pacedBytes(List<String> driverLog) {
+    for (String line : driverLog) {
+      Matcher m = PACED.matcher(line);
+      if (m.find()) {
+        return Long.parseLong(m.group(1));
+      }
+    }
+    return 0;
   }
 
   /** The mean of a per-job figure of a run's result, e.g. {@code shuffleSeconds}. */
@@ -167,7 +192,8 @@ final class TerasortRuns {
     return o.work().resolve("data-" + o.rows());
   }
 
-  private void submit(
+  /** Runs the application; returns its log (the driver's, in client mode). */
+  private Path submit(
       Map<String, String> pluginConf, String mode, List<String> appArgs, String logName)
       throws IOException, InterruptedException {
     Map<String, String> conf = SparkSubmit.baseConf();
@@ -191,5 +217,6 @@ final class TerasortRuns {
     if (submit.run(Stream.concat(Stream.of(mode), appArgs.stream()).toList(), log) != 0) {
       throw new IOException("spark-submit " + mode + " (" + logName + ") failed; see " + log);
     }
+    return log;
   }
 }

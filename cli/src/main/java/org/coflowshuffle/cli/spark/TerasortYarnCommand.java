@@ -272,6 +272,9 @@ public final class TerasortYarnCommand implements Command {
       n.put("averageFetchCct", TerasortRuns.mean(r, "fetchSeconds"));
       n.put("averageJobTime", TerasortRuns.mean(r, "jobSeconds"));
       n.put("valid", r.get("valid").asBoolean());
+      if (r.has("pacedBytes")) {
+        n.put("pacedBytes", r.get("pacedBytes").asLong());
+      }
       var hosts = n.putArray("reduceHosts");
       r.get("jobs").forEach(j -> hosts.add(j.get("reduceHosts")));
     }
@@ -326,7 +329,7 @@ public final class TerasortYarnCommand implements Command {
       out.printf(
           Locale.ROOT,
           "%-11s average CCT %7.2f s (%suntil the last fetch %.2f s%s), average job %7.2f s,"
-              + " output %s%n",
+              + " output %s%s%n",
           name,
           cct,
           Double.isNaN(stock)
@@ -337,7 +340,11 @@ public final class TerasortYarnCommand implements Command {
               ? ""
               : String.format(Locale.ROOT, ", %+.1f%%", 100 * (fetch / stockFetch - 1)),
           n.get("averageJobTime").asDouble(),
-          n.get("valid").asBoolean() ? "valid" : "INVALID");
+          n.get("valid").asBoolean() ? "valid" : "INVALID",
+          n.has("pacedBytes")
+              ? String.format(
+                  Locale.ROOT, ", fetched paced %.1f MB", n.get("pacedBytes").asLong() / 1e6)
+              : "");
     }
     out.printf(
         Locale.ROOT,

@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Map;
 import org.coflowshuffle.cli.spark.app.TerasortApp;
 import org.coflowshuffle.spark.CoflowPlugin;
@@ -95,5 +96,17 @@ class TerasortCommandTest {
     assertEquals(2, status);
     String text = err.toString(StandardCharsets.UTF_8);
     assertTrue(text.startsWith("coflow terasort: unknown scheme \"nope\""), text);
+  }
+
+  @Test
+  void thePacedBytesComeFromTheDriversLastLine() {
+    assertEquals(
+        123_456L,
+        TerasortRuns.pacedBytes(
+            List.of(
+                "26/11/27 INFO CoflowDriverPlugin: coflow: placed 4 reducers",
+                "26/11/27 INFO CoflowDriverPlugin: coflow: 123456 bytes of shuffle blocks fetched"
+                    + " paced by 4 executor(s)")));
+    assertEquals(0L, TerasortRuns.pacedBytes(List.of("no such line")));
   }
 }

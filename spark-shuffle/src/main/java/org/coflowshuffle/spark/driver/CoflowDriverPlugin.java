@@ -46,6 +46,7 @@ public final class CoflowDriverPlugin implements DriverPlugin {
       Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("coflow-status-log"));
   private static volatile ReducerPlacer placer;
   private final Map<String, Messages.PacedEndpoint> endpoints = new ConcurrentHashMap<>();
+  private final Map<String, Long> pacedTotals = new ConcurrentHashMap<>();
 
   @Override
   public Map<String, String> init(SparkContext sc, PluginContext ctx) {
@@ -194,6 +195,10 @@ public final class CoflowDriverPlugin implements DriverPlugin {
       }
       return null; // sent one-way
     }
+    if (message instanceof Messages.PacedTotal t) {
+      pacedTotals.merge(t.executorId(), t.bytes(), Math::max);
+      return null; // sent one-way
+    }
     if (message instanceof Messages.PacedEndpoint e) {
       endpoints.put(e.executorId(), e);
       return Boolean.TRUE;
@@ -208,6 +213,10 @@ public final class CoflowDriverPlugin implements DriverPlugin {
   @Override
   public void shutdown() {
     statusLog.shutdownNow();
+    LOG.info(
+        "coflow: {} bytes of shuffle blocks fetched paced by {} executor(s)",
+        pacedTotals.values().stream().mapToLong(Long::longValue).sum(),
+        pacedTotals.size());
     PreferredLocationsHook.uninstall();
     if (current instanceof AutoCloseable link) {
       try {

@@ -147,6 +147,18 @@ public final class DriverLink {
     }
   }
 
+  /** Tells the driver this executor's paced total; never waits. */
+  static void pacedTotal(Messages.PacedTotal t) {
+    PluginContext ctx = context;
+    if (ctx != null) {
+      try {
+        ctx.send(t);
+      } catch (Exception e) {
+        warnOnce("pacedTotal", "coflow: paced totals not reported to the driver: " + e);
+      }
+    }
+  }
+
   static void warnOnce(String key, String line) {
     if (warned.add(key)) {
       LOG.warn(line);

@@ -40,8 +40,11 @@ public final class PacedFetchInstaller implements AutoCloseable {
 
   private final PacedBlockServer server;
   private final PacedShuffleClient client;
+  private final String executorId;
 
-  private PacedFetchInstaller(PacedBlockServer server, PacedShuffleClient client) {
+  private PacedFetchInstaller(
+      PacedBlockServer server, PacedShuffleClient client, String executorId) {
+    this.executorId = executorId;
     this.server = server;
     this.client = client;
   }
@@ -119,7 +122,7 @@ public final class PacedFetchInstaller implements AutoCloseable {
             secrets == null ? "" : ", authenticated as Spark's transfers are");
       }
       BlockClientSwap.replace(bm, client);
-      return new PacedFetchInstaller(server, client);
+      return new PacedFetchInstaller(server, client, ctx.executorID());
     } catch (Exception | LinkageError e) {
       if (server != null) {
         server.close();
@@ -149,14 +152,16 @@ public final class PacedFetchInstaller implements AutoCloseable {
   private long logged = -1;
 
   /**
-   * Logs how many bytes this executor has fetched paced so far, when that changed: after each task,
-   * so the figure is in the log even when the executor is killed before it shuts down cleanly.
+   * Logs how many bytes this executor has fetched paced so far, and tells the driver, when that
+   * changed: after each task, so the figure is known even when the executor is killed before it
+   * shuts down cleanly.
    */
   public synchronized void logPacedBytes() {
     long total = PacedShuffleClient.pacedBytes.get();
     if (total != logged) {
       logged = total;
       LOG.info("coflow: {} bytes of shuffle blocks fetched paced", total);
+      DriverLink.pacedTotal(new Messages.PacedTotal(executorId, total));
     }
   }
 
