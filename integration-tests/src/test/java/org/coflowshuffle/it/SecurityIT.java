@@ -35,10 +35,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
 /**
- * The executors' paced block servers under Spark's authentication and encryption, on a live
- * application: clients without its secret get no block byte while its job goes on and stays right,
- * and a packet capture of its shuffle traffic shows none of its records (while the same capture in
- * clear shows them, so the check can fail).
+ * The executors' paced block servers under Spark's authentication and encryption (network and local
+ * disk), on a live application: clients without its secret get no block byte while its job goes on
+ * and stays right, and a packet capture of its shuffle traffic shows none of its records (while the
+ * same capture in clear shows them, so the check can fail).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class SecurityIT {
@@ -73,12 +73,14 @@ class SecurityIT {
     Path hold = runs.work.resolve("security-hold");
     Files.deleteIfExists(hold);
     Files.deleteIfExists(hold.resolveSibling("security-hold.go"));
+    // Shuffle files encrypted on disk too: the paced transport sends them as they are.
+    Map<String, String> attacked = secured(true);
+    attacked.put("spark.io.encryption.enabled", "true");
     CompletableFuture<Path> job =
         CompletableFuture.supplyAsync(
             () -> {
               try {
-                return runs.submit(
-                    "secured-attacked", secured(true), true, List.of(hold.toString()));
+                return runs.submit("secured-attacked", attacked, true, List.of(hold.toString()));
               } catch (Exception e) {
                 throw new IllegalStateException(e);
               }
