@@ -32,7 +32,6 @@ import org.apache.spark.network.TransportContext;
 import org.apache.spark.network.client.TransportClient;
 import org.apache.spark.network.client.TransportClientFactory;
 import org.apache.spark.network.crypto.AuthClientBootstrap;
-import org.apache.spark.network.sasl.SecretKeyHolder;
 import org.apache.spark.network.server.NoOpRpcHandler;
 import org.apache.spark.network.shuffle.protocol.OpenBlocks;
 import org.apache.spark.network.util.MapConfigProvider;
@@ -44,6 +43,7 @@ import org.coflowshuffle.cli.testbed.Testbed;
 import org.coflowshuffle.cli.testbed.TestbedProfile;
 import org.coflowshuffle.cli.testbed.TestbedSpark;
 import org.coflowshuffle.cli.testbed.TestbedYarn;
+import org.coflowshuffle.ratelimit.AppSecrets;
 import org.coflowshuffle.ratelimit.BlockSource;
 import org.coflowshuffle.ratelimit.PacedFetchClient;
 import org.coflowshuffle.ratelimit.Pacer;
@@ -223,20 +223,6 @@ class SecuredYarnIT {
     return Files.readString(hold).trim();
   }
 
-  private static SecretKeyHolder secret(String secret) {
-    return new SecretKeyHolder() {
-      @Override
-      public String getSaslUser(String appId) {
-        return "sparkSaslUser";
-      }
-
-      @Override
-      public String getSecretKey(String appId) {
-        return secret;
-      }
-    };
-  }
-
   /**
    * Asks port 7337 for a block of {@code app}'s executor 1 over a connection authenticated as
    * {@code as} with {@code secret} (null: not authenticated); returns the error.
@@ -248,7 +234,7 @@ class SecuredYarnIT {
             context.createClientFactory(
                 secret == null
                     ? List.of()
-                    : List.of(new AuthClientBootstrap(TRANSPORT, as, secret(secret))))) {
+                    : List.of(new AuthClientBootstrap(TRANSPORT, as, AppSecrets.of(secret))))) {
       TransportClient c = factory.createClient(host, SPARK_PORT);
       ByteBuffer answer =
           c.sendRpcSync(
@@ -269,7 +255,8 @@ class SecuredYarnIT {
       throws Exception {
     AtomicLong bytes = new AtomicLong();
     try (PacedFetchClient.Factory clients =
-            new PacedFetchClient.Factory(TRANSPORT, as, secret == null ? null : secret(secret));
+            new PacedFetchClient.Factory(
+                TRANSPORT, as, secret == null ? null : AppSecrets.of(secret));
         PacedFetchClient c = clients.connect(host, TestbedYarn.SERVICE_PACED_PORT)) {
       c.fetch(
               "attack",

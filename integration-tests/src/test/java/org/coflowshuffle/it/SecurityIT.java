@@ -28,6 +28,7 @@ import java.util.regex.Pattern;
 import org.apache.spark.network.sasl.SecretKeyHolder;
 import org.apache.spark.network.util.MapConfigProvider;
 import org.apache.spark.network.util.TransportConf;
+import org.coflowshuffle.ratelimit.AppSecrets;
 import org.coflowshuffle.ratelimit.PacedFetchClient;
 import org.coflowshuffle.ratelimit.Pacer;
 import org.junit.jupiter.api.BeforeAll;
@@ -97,8 +98,8 @@ class SecurityIT {
       int port = Integer.parseInt(server[1]);
       // No secret, a wrong secret for this application, another application's valid secret.
       errors.add(attack(encrypted, appId, null, host, port));
-      errors.add(attack(encrypted, appId, secrets("not-" + SECRET), host, port));
-      errors.add(attack(encrypted, "app-other", secrets("secret-of-app-other"), host, port));
+      errors.add(attack(encrypted, appId, AppSecrets.of("not-" + SECRET), host, port));
+      errors.add(attack(encrypted, "app-other", AppSecrets.of("secret-of-app-other"), host, port));
     }
     Files.createFile(hold.resolveSibling("security-hold.go"));
     JsonNode run = new ObjectMapper().readTree(job.get(5, TimeUnit.MINUTES).toFile());
@@ -150,20 +151,6 @@ class SecurityIT {
       }
     }
     return servers;
-  }
-
-  private static SecretKeyHolder secrets(String secret) {
-    return new SecretKeyHolder() {
-      @Override
-      public String getSaslUser(String appId) {
-        return "sparkSaslUser";
-      }
-
-      @Override
-      public String getSecretKey(String appId) {
-        return secret;
-      }
-    };
   }
 
   /**

@@ -40,7 +40,7 @@ class SecureTransferTest {
 
   /** Secrets as a NodeManager's service holds them: one per application. */
   private static final SecretKeyHolder SERVICE =
-      secrets(Map.of("app-a", "secret-a", "app-b", "secret-b"));
+      AppSecrets.byApp(Map.of("app-a", "secret-a", "app-b", "secret-b"));
 
   @TempDir Path dir;
   private byte[] content;
@@ -69,26 +69,12 @@ class SecureTransferTest {
     server.close();
   }
 
-  private static SecretKeyHolder secrets(Map<String, String> byApp) {
-    return new SecretKeyHolder() {
-      @Override
-      public String getSaslUser(String appId) {
-        return "sparkSaslUser";
-      }
-
-      @Override
-      public String getSecretKey(String appId) {
-        return byApp.get(appId);
-      }
-    };
-  }
-
   /** Fetches {@code block} as {@code app} holding {@code secret}; null: without authenticating. */
   private byte[] fetch(String app, String secret, String block, double rate) throws Exception {
     ByteArrayOutputStream got = new ByteArrayOutputStream();
     try (PacedFetchClient.Factory clients =
             new PacedFetchClient.Factory(
-                ENCRYPTED, app, secret == null ? null : secrets(Map.of(app, secret)));
+                ENCRYPTED, app, secret == null ? null : AppSecrets.byApp(Map.of(app, secret)));
         PacedFetchClient c = clients.connect("127.0.0.1", port)) {
       c.fetch(
               "flow",

@@ -26,13 +26,13 @@ import org.apache.spark.network.TransportContext;
 import org.apache.spark.network.client.TransportClient;
 import org.apache.spark.network.client.TransportClientFactory;
 import org.apache.spark.network.crypto.AuthClientBootstrap;
-import org.apache.spark.network.sasl.SecretKeyHolder;
 import org.apache.spark.network.server.NoOpRpcHandler;
 import org.apache.spark.network.shuffle.ExternalBlockStoreClient;
 import org.apache.spark.network.shuffle.protocol.ExecutorShuffleInfo;
 import org.apache.spark.network.shuffle.protocol.OpenBlocks;
 import org.apache.spark.network.util.MapConfigProvider;
 import org.apache.spark.network.util.TransportConf;
+import org.coflowshuffle.ratelimit.AppSecrets;
 import org.coflowshuffle.ratelimit.BlockSource;
 import org.coflowshuffle.ratelimit.PacedFetchClient;
 import org.coflowshuffle.ratelimit.Pacer;
@@ -87,23 +87,9 @@ class AuthenticatedServiceTest {
         "user", app, ByteBuffer.wrap(payload.getBytes(StandardCharsets.UTF_8)));
   }
 
-  private static SecretKeyHolder holder(String secret) {
-    return new SecretKeyHolder() {
-      @Override
-      public String getSaslUser(String appId) {
-        return "sparkSaslUser";
-      }
-
-      @Override
-      public String getSecretKey(String appId) {
-        return secret;
-      }
-    };
-  }
-
   private static ExternalBlockStoreClient client(ApplicationId app, String secret) {
     ExternalBlockStoreClient c =
-        new ExternalBlockStoreClient(TRANSPORT, holder(secret), true, 10_000);
+        new ExternalBlockStoreClient(TRANSPORT, AppSecrets.of(secret), true, 10_000);
     c.init(app.toString());
     return c;
   }
@@ -115,7 +101,9 @@ class AuthenticatedServiceTest {
             context.createClientFactory(
                 secret == null
                     ? List.of()
-                    : List.of(new AuthClientBootstrap(TRANSPORT, as.toString(), holder(secret))))) {
+                    : List.of(
+                        new AuthClientBootstrap(
+                            TRANSPORT, as.toString(), AppSecrets.of(secret))))) {
       TransportClient client = factory.createClient("127.0.0.1", port);
       return client.sendRpcSync(
           new OpenBlocks(APP.toString(), "1", new String[] {"shuffle_0_5_0"}).toByteBuffer(),
@@ -128,7 +116,7 @@ class AuthenticatedServiceTest {
     ByteArrayOutputStream got = new ByteArrayOutputStream();
     try (PacedFetchClient.Factory clients =
             new PacedFetchClient.Factory(
-                TRANSPORT, as.toString(), secret == null ? null : holder(secret));
+                TRANSPORT, as.toString(), secret == null ? null : AppSecrets.of(secret));
         PacedFetchClient c = clients.connect("127.0.0.1", service.servers().pacedPort())) {
       c.fetch(
               "flow",

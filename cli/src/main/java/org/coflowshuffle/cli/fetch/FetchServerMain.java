@@ -23,6 +23,7 @@ import org.apache.spark.network.server.StreamManager;
 import org.apache.spark.network.server.TransportServer;
 import org.apache.spark.network.util.MapConfigProvider;
 import org.apache.spark.network.util.TransportConf;
+import org.coflowshuffle.ratelimit.AppSecrets;
 import org.coflowshuffle.ratelimit.BlockSource;
 import org.coflowshuffle.ratelimit.PacedBlockServer;
 
@@ -55,19 +56,7 @@ public final class FetchServerMain {
 
   /** The secret of either side; null without encryption. */
   static SecretKeyHolder secrets(boolean crypto) {
-    return !crypto
-        ? null
-        : new SecretKeyHolder() {
-          @Override
-          public String getSaslUser(String appId) {
-            return "sparkSaslUser";
-          }
-
-          @Override
-          public String getSecretKey(String appId) {
-            return SECRET;
-          }
-        };
+    return crypto ? AppSecrets.of(SECRET) : null;
   }
 
   public static void main(String[] args) throws Exception {

@@ -137,24 +137,22 @@ public final class DriverLink {
 
   /** Progress for the coordinator; lost reports only make its estimates coarser. */
   static void delivered(Messages.Delivered d) {
-    PluginContext ctx = context;
-    if (ctx != null) {
-      try {
-        ctx.send(d);
-      } catch (Exception e) {
-        warnOnce("delivered", "coflow: progress reports not delivered: " + e);
-      }
-    }
+    sendOneWay(d, "progress reports");
   }
 
-  /** Tells the driver this executor's paced total; never waits. */
+  /** This executor's paced total, for the driver's figure; never waits. */
   static void pacedTotal(Messages.PacedTotal t) {
+    sendOneWay(t, "paced totals");
+  }
+
+  /** Sends without waiting; the first failure of each kind of {@code what} is logged once. */
+  private static void sendOneWay(Object message, String what) {
     PluginContext ctx = context;
     if (ctx != null) {
       try {
-        ctx.send(t);
+        ctx.send(message);
       } catch (Exception e) {
-        warnOnce("pacedTotal", "coflow: paced totals not reported to the driver: " + e);
+        warnOnce(what, "coflow: " + what + " not sent to the driver: " + e);
       }
     }
   }
