@@ -169,10 +169,12 @@ class CoordinatorAuthIT {
           CoordinatorClient b =
               CoordinatorClient.connect(at, "driver", "team-b", "secret-b", WAIT)) {
         a.send(new Message.RegisterApp("app-a"));
+        a.send(new Message.Ping(1)); // its pong: the registration was applied
+        assertEquals(new Message.Pong(1), a.await(Message.Pong.class, WAIT));
         b.send(new Message.RegisterShuffle("app-a", 0, 1, 1));
         assertEquals(ErrorCode.NOT_ALLOWED, refusal(b).code(), "team-b acts on app-a");
-        a.send(new Message.Ping(1));
-        assertEquals(new Message.Pong(1), a.await(Message.Pong.class, WAIT));
+        a.send(new Message.Ping(2));
+        assertEquals(new Message.Pong(2), a.await(Message.Pong.class, WAIT), "a is still served");
       }
       assertRefused(at, "team-a", "secret-b", "of principal team-a");
       assertRefused(at, "nobody", "secret-a", "no secret for principal nobody");
