@@ -19,9 +19,12 @@ import java.nio.charset.StandardCharsets;
  * DATA  (3)  requestId:long length:int; the next message is that many bytes of the block
  * END   (4)  requestId:long totalBytes:long                           sender → reducer
  * ERROR (5)  requestId:long message:string                            sender → reducer
+ * ALIVE (6)  (no fields)                                              sender → reducer
  * </pre>
  *
- * A rate is bytes per second: positive, +Infinity for no limit, 0 for paused.
+ * A rate is bytes per second: positive, +Infinity for no limit, 0 for paused. A sender with blocks
+ * still to send says ALIVE whenever it has sent nothing for a while (a paused flow, a slow rate),
+ * so that a reducer can tell a quiet sender from a dead one.
  */
 final class Frame {
 
@@ -30,6 +33,7 @@ final class Frame {
   static final byte DATA = 3;
   static final byte END = 4;
   static final byte ERROR = 5;
+  static final byte ALIVE = 6;
 
   private Frame() {}
 
@@ -52,6 +56,10 @@ final class Frame {
   /** The header of {@code length} bytes of a block, which the next message carries. */
   static ByteBuf data(ByteBufAllocator a, long requestId, int length) {
     return a.buffer(1 + 8 + 4).writeByte(DATA).writeLong(requestId).writeInt(length);
+  }
+
+  static ByteBuf alive(ByteBufAllocator a) {
+    return a.buffer(1).writeByte(ALIVE);
   }
 
   static ByteBuf end(ByteBufAllocator a, long requestId, long total) {

@@ -15,6 +15,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import org.apache.spark.network.TransportContext;
@@ -32,7 +34,10 @@ import org.apache.spark.network.util.TransportConf;
  * The fetching side: asks a {@link PacedBlockServer} for blocks of a flow at a rate, and changes
  * that rate while they arrive. One connection per flow keeps flows independent (a paused flow never
  * holds up another). Connections come from a {@link Factory}, which authenticates them as Spark
- * authenticates its own.
+ * authenticates its own, and gives up on a server as Spark does: connecting within {@code
+ * spark.shuffle.io.connectionTimeout} (Spark's network timeout), and failing every fetch of a
+ * connection that has brought neither bytes nor ALIVE for that long (a crashed or cut-off sender).
+ * Every fetch's future completes.
  */
 public final class PacedFetchClient implements AutoCloseable {
 
@@ -40,6 +45,10 @@ public final class PacedFetchClient implements AutoCloseable {
 
   private final TransportClient client;
   private final Factory factory;
+  private final String server;
+  private final ScheduledFuture<?> watch;
+  // When the server was last heard from (or a fetch began on a quiet connection), System.nanoTime.
+  private volatile long lastHeard = System.nanoTime();
   private final Map<Long, Pending> pending = new ConcurrentHashMap<>();
   private final AtomicLong ids = new AtomicLong();
   // Heap buffers: Spark's client keeps a message until it is written, so it must never be freed.
@@ -47,9 +56,32 @@ public final class PacedFetchClient implements AutoCloseable {
   // The fetch whose bytes the next message holds; touched on the network thread only.
   private Pending body;
 
-  private PacedFetchClient(TransportClient client, Factory factory) {
+  private PacedFetchClient(TransportClient client, Factory factory, String server) {
     this.client = client;
     this.factory = factory;
+    this.server = server;
+    long every = SenderHandler.aliveEveryMs(factory.conf);
+    watch =
+        client
+            .getChannel()
+            .eventLoop()
+            .scheduleAtFixedRate(this::watch, every, every, TimeUnit.MILLISECONDS);
+  }
+
+  /** Fails every fetch, and closes, when the server has been silent for the network timeout. */
+  private void watch() {
+    long silentMs = (System.nanoTime() - lastHeard) / 1_000_000;
+    if (!pending.isEmpty() && silentMs > factory.conf.connectionTimeoutMs()) {
+      failAll(
+          new IOException(
+              "no byte from "
+                  + server
+                  + " for "
+                  + silentMs
+                  + " ms while fetching: the sender is taken for dead"
+                  + " (spark.shuffle.io.connectionTimeout, by default spark.network.timeout)"));
+      client.getChannel().close();
+    }
   }
 
   /**
@@ -58,6 +90,7 @@ public final class PacedFetchClient implements AutoCloseable {
   public static final class Factory implements AutoCloseable {
 
     private final Map<Channel, PacedFetchClient> open = new ConcurrentHashMap<>();
+    private final TransportConf conf;
     private final TransportContext context;
     private final TransportClientFactory clients;
 
@@ -67,6 +100,7 @@ public final class PacedFetchClient implements AutoCloseable {
      * @param secrets its secret; null for no authentication
      */
     public Factory(TransportConf conf, String appId, SecretKeyHolder secrets) {
+      this.conf = conf;
       context = new TransportContext(conf, new Receiver());
       clients =
           context.createClientFactory(
@@ -81,7 +115,7 @@ public final class PacedFetchClient implements AutoCloseable {
     public PacedFetchClient connect(String host, int port) throws IOException {
       try {
         TransportClient c = clients.createUnmanagedClient(host, port);
-        PacedFetchClient paced = new PacedFetchClient(c, this);
+        PacedFetchClient paced = new PacedFetchClient(c, this, host + ":" + port);
         open.put(c.getChannel(), paced);
         return paced;
       } catch (InterruptedException e) {
@@ -120,7 +154,8 @@ public final class PacedFetchClient implements AutoCloseable {
       public void channelInactive(TransportClient c) {
         PacedFetchClient paced = open.remove(c.getChannel());
         if (paced != null) {
-          paced.failAll(new IOException("connection closed"));
+          paced.watch.cancel(false);
+          paced.failAll(new IOException("connection to " + paced.server + " closed"));
         }
       }
 
@@ -141,7 +176,15 @@ public final class PacedFetchClient implements AutoCloseable {
       String flowId, String blockId, double bytesPerSecond, Consumer<ByteBuf> sink) {
     long id = ids.incrementAndGet();
     CompletableFuture<Long> done = new CompletableFuture<>();
+    if (pending.isEmpty()) {
+      lastHeard = System.nanoTime(); // a quiet connection's silence so far is no sign of death
+    }
     pending.put(id, new Pending(done, sink));
+    if (!client.getChannel().isActive()) {
+      pending.remove(id);
+      done.completeExceptionally(new IOException("connection to " + server + " closed"));
+      return done;
+    }
     client.sendRpc(
         Frame.fetch(HEAP, id, flowId, blockId, bytesPerSecond).nioBuffer(),
         new RpcResponseCallback() {
@@ -164,6 +207,7 @@ public final class PacedFetchClient implements AutoCloseable {
   }
 
   private void onMessage(ByteBuf message) {
+    lastHeard = System.nanoTime();
     if (body != null) {
       Pending p = body;
       body = null;
@@ -171,6 +215,9 @@ public final class PacedFetchClient implements AutoCloseable {
       return;
     }
     byte type = message.readByte();
+    if (type == Frame.ALIVE) {
+      return; // only that the sender lives
+    }
     long id = message.readLong();
     Pending p = pending.get(id);
     switch (type) {
@@ -201,6 +248,7 @@ public final class PacedFetchClient implements AutoCloseable {
 
   @Override
   public void close() {
+    watch.cancel(false);
     factory.open.remove(client.getChannel());
     client
         .getChannel()

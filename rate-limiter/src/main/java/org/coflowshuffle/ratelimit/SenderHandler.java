@@ -43,10 +43,21 @@ final class SenderHandler extends RpcHandler {
   private final TransportConf conf;
   private final StreamManager streams = new OneForOneStreamManager();
   private final Map<Channel, Connection> connections = new ConcurrentHashMap<>();
+  private final long aliveEveryMs;
 
   SenderHandler(BlockSource source, TransportConf conf) {
     this.source = source;
     this.conf = conf;
+    this.aliveEveryMs = aliveEveryMs(conf);
+  }
+
+  /**
+   * How often a sender with blocks to send and nothing sent says ALIVE: a quarter of Spark's
+   * network timeout, at most 5 s, so that a reducer whose timeout is shorter than the sender's
+   * still hears it in time.
+   */
+  static long aliveEveryMs(TransportConf conf) {
+    return Math.max(50, Math.min(5_000, conf.connectionTimeoutMs() / 4));
   }
 
   /**
@@ -100,7 +111,9 @@ final class SenderHandler extends RpcHandler {
     private final Channel channel;
     private final Map<String, Pacer> pacers = new HashMap<>();
     private final ArrayDeque<Transfer> queue = new ArrayDeque<>();
+    private final ScheduledFuture<?> alive;
     private ScheduledFuture<?> wakeUp;
+    private boolean sentSinceAlive;
 
     Connection(TransportClient client) {
       this.client = client;
@@ -119,6 +132,19 @@ final class SenderHandler extends RpcHandler {
                   ctx.fireChannelWritabilityChanged();
                 }
               });
+      alive =
+          channel
+              .eventLoop()
+              .scheduleAtFixedRate(this::alive, aliveEveryMs, aliveEveryMs, TimeUnit.MILLISECONDS);
+    }
+
+    /** Says ALIVE when blocks wait and nothing went out since the last time. */
+    private void alive() {
+      if (!queue.isEmpty() && !sentSinceAlive) {
+        write(Frame.alive(channel.alloc()));
+        channel.flush();
+      }
+      sentSinceAlive = false;
     }
 
     void receive(ByteBuf message) {
@@ -190,6 +216,7 @@ final class SenderHandler extends RpcHandler {
     }
 
     void stop() {
+      alive.cancel(false);
       queue.clear();
       if (wakeUp != null) {
         wakeUp.cancel(false);
@@ -246,6 +273,7 @@ final class SenderHandler extends RpcHandler {
     }
 
     private ChannelFuture write(ByteBuf message) {
+      sentSinceAlive = true;
       return channel.write(new OneWayMessage(new NettyManagedBuffer(message)));
     }
   }
