@@ -24,7 +24,8 @@ import net.bytebuddy.implementation.bytecode.assign.Assigner;
  *
  * <p>The woven code runs in Spark's class loader, which cannot see this plugin's classes (they come
  * from {@code --jars}). So it reaches the placer only through JDK types kept in the system
- * properties. Any exception inside is dropped, leaving Spark's own behaviour.
+ * properties. Anything thrown inside is dropped, leaving Spark's own behaviour, except a {@link
+ * VirtualMachineError} (out of memory, stack overflow): the JVM is failing, and Spark must see it.
  */
 public final class PreferredLocationsAdvice {
 
@@ -44,11 +45,17 @@ public final class PreferredLocationsAdvice {
     private StageSubmitted() {}
 
     @SuppressWarnings("unchecked")
-    @Advice.OnMethodEnter(suppress = Throwable.class)
+    @Advice.OnMethodEnter
     static void enter(@Advice.Argument(0) Object stage, @Advice.Argument(1) int jobId) {
-      Object hook = System.getProperties().get(STAGE_KEY);
-      if (hook instanceof BiConsumer) {
-        ((BiConsumer<Object, Object>) hook).accept(stage, jobId);
+      try {
+        Object hook = System.getProperties().get(STAGE_KEY);
+        if (hook instanceof BiConsumer) {
+          ((BiConsumer<Object, Object>) hook).accept(stage, jobId);
+        }
+      } catch (VirtualMachineError e) {
+        throw e;
+      } catch (Throwable e) {
+        // Spark's own behaviour
       }
     }
   }
@@ -58,17 +65,23 @@ public final class PreferredLocationsAdvice {
     private ShuffleReducer() {}
 
     @SuppressWarnings({"unchecked", "UnusedVariable"})
-    @Advice.OnMethodExit(suppress = Throwable.class)
+    @Advice.OnMethodExit
     static void exit(
         @Advice.Argument(0) Object dependency,
         @Advice.Argument(1) int reducer,
         @Advice.Return(readOnly = false, typing = Assigner.Typing.DYNAMIC) Object preferred) {
-      Object hook = System.getProperties().get(SHUFFLE_KEY);
-      if (hook instanceof BiFunction) {
-        Object chosen = ((BiFunction<Object, Object, Object>) hook).apply(dependency, reducer);
-        if (chosen != null) {
-          preferred = chosen;
+      try {
+        Object hook = System.getProperties().get(SHUFFLE_KEY);
+        if (hook instanceof BiFunction) {
+          Object chosen = ((BiFunction<Object, Object, Object>) hook).apply(dependency, reducer);
+          if (chosen != null) {
+            preferred = chosen;
+          }
         }
+      } catch (VirtualMachineError e) {
+        throw e;
+      } catch (Throwable e) {
+        // Spark's own answer
       }
     }
   }
@@ -78,17 +91,23 @@ public final class PreferredLocationsAdvice {
     private RddPartition() {}
 
     @SuppressWarnings({"unchecked", "UnusedVariable"})
-    @Advice.OnMethodExit(suppress = Throwable.class)
+    @Advice.OnMethodExit
     static void exit(
         @Advice.This Object rdd,
         @Advice.Argument(0) Object partition,
         @Advice.Return(readOnly = false, typing = Assigner.Typing.DYNAMIC) Object preferred) {
-      Object hook = System.getProperties().get(RDD_KEY);
-      if (hook instanceof BiFunction) {
-        Object chosen = ((BiFunction<Object, Object, Object>) hook).apply(rdd, partition);
-        if (chosen != null) {
-          preferred = chosen;
+      try {
+        Object hook = System.getProperties().get(RDD_KEY);
+        if (hook instanceof BiFunction) {
+          Object chosen = ((BiFunction<Object, Object, Object>) hook).apply(rdd, partition);
+          if (chosen != null) {
+            preferred = chosen;
+          }
         }
+      } catch (VirtualMachineError e) {
+        throw e;
+      } catch (Throwable e) {
+        // Spark's own answer
       }
     }
   }
