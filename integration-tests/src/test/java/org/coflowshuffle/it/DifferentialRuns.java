@@ -16,6 +16,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.coflowshuffle.cli.spark.SparkDistribution;
 import org.coflowshuffle.cli.spark.SparkSubmit;
 import org.coflowshuffle.cli.spark.TerasortCommand;
@@ -91,6 +93,38 @@ final class DifferentialRuns {
             .run(args, log);
     assertEquals(0, status, "spark-submit " + name + " failed; see " + log);
     return result;
+  }
+
+  /**
+   * Waits (at most 5 minutes) until an application given {@code hold} as its HOLD_FILE holds;
+   * returns its id. A fresh {@code hold}: any earlier hold and release files are deleted first.
+   */
+  static String awaitHold(Path hold, Future<?> job, Path log) throws Exception {
+    long until = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
+    while (!Files.exists(hold) || Files.size(hold) == 0) {
+      if (job.isDone()) {
+        job.get(); // its failure, or that it ended without holding
+        throw new AssertionError("the application ended without holding; see " + log);
+      }
+      assertTrue(System.nanoTime() < until, "the application did not hold in 5 min; see " + log);
+      Thread.sleep(200);
+    }
+    return Files.readString(hold).trim();
+  }
+
+  /** Deletes what an earlier run left of {@code hold} and its release file. */
+  static void clearHold(Path hold) throws IOException {
+    Files.deleteIfExists(hold);
+    Files.deleteIfExists(release(hold));
+  }
+
+  /** Lets the application holding on {@code hold} go on (the file DifferentialApp waits for). */
+  static void releaseHold(Path hold) throws IOException {
+    Files.createFile(release(hold));
+  }
+
+  private static Path release(Path hold) {
+    return hold.resolveSibling(hold.getFileName() + ".go");
   }
 
   Path log(String name) {

@@ -81,10 +81,7 @@ class SecuredYarnIT {
   void startSecuredYarn() throws Exception {
     runs = DifferentialRuns.get();
     work = Files.createDirectories(runs.work.resolve("secured-yarn"));
-    String hadoop =
-        Files.readString(
-                runs.root.resolve("integration-tests/yarn-daemons/target/hadoop-classpath.txt"))
-            .trim();
+    String hadoop = TestbedYarn.hadoopClassPath(runs.root);
     testbed.down();
     hosts = testbed.hosts(TestbedProfile.rates("homogeneous", 3, 100));
     testbed.up(hosts);
@@ -141,8 +138,7 @@ class SecuredYarnIT {
   void noClientWithoutTheApplicationsSecretGetsAByteFromEitherPort() throws Exception {
     ApplicationId other = otherApplication();
     Path hold = work.resolve("hold");
-    Files.deleteIfExists(hold);
-    Files.deleteIfExists(hold.resolveSibling("hold.go"));
+    DifferentialRuns.clearHold(hold);
     Map<String, String> conf = new LinkedHashMap<>();
     conf.put("spark.ui.enabled", "false");
     conf.putAll(yarn.sparkConf(runs.spark, 2, 1, EXECUTOR_MB));
@@ -171,7 +167,7 @@ class SecuredYarnIT {
                 throw new IllegalStateException(e);
               }
             });
-    String app = awaitHold(hold, job, log);
+    String app = DifferentialRuns.awaitHold(hold, job, log);
 
     List<String> errors = new ArrayList<>();
     boolean otherRefusedOnItsOwnNode = false;
@@ -192,7 +188,7 @@ class SecuredYarnIT {
               && paced.endsWith("application " + other + " may not fetch blocks of " + app);
     }
     client.killApplication(other);
-    Files.createFile(hold.resolveSibling("hold.go"));
+    DifferentialRuns.releaseHold(hold);
     assertEquals(0, job.get(5, TimeUnit.MINUTES), "the job; see " + log);
 
     for (String e : errors) {
@@ -210,17 +206,6 @@ class SecuredYarnIT {
             .anyMatch(
                 l -> l.matches(".*coflow: [1-9]\\d* bytes of shuffle blocks fetched paced.*")),
         "blocks came paced from the NodeManagers' service; see " + log);
-  }
-
-  private static String awaitHold(Path hold, CompletableFuture<Integer> job, Path log)
-      throws Exception {
-    long until = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
-    while (!Files.exists(hold) || Files.size(hold) == 0) {
-      assertTrue(!job.isDone(), "the job ended without holding; see " + log);
-      assertTrue(System.nanoTime() < until, "the job did not hold within 5 minutes; see " + log);
-      Thread.sleep(200);
-    }
-    return Files.readString(hold).trim();
   }
 
   /**

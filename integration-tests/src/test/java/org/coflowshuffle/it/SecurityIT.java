@@ -14,7 +14,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -72,8 +71,7 @@ class SecurityIT {
   @Test
   void clientsWithoutTheApplicationsSecretGetNoBlockByteAndItsJobStaysRight() throws Exception {
     Path hold = runs.work.resolve("security-hold");
-    Files.deleteIfExists(hold);
-    Files.deleteIfExists(hold.resolveSibling("security-hold.go"));
+    DifferentialRuns.clearHold(hold);
     // Shuffle files encrypted on disk too: the paced transport sends them as they are.
     Map<String, String> attacked = secured(true);
     attacked.put("spark.io.encryption.enabled", "true");
@@ -86,7 +84,7 @@ class SecurityIT {
                 throw new IllegalStateException(e);
               }
             });
-    String appId = awaitHold(hold, job);
+    String appId = DifferentialRuns.awaitHold(hold, job, runs.log("secured-attacked"));
     List<String[]> servers = servers(appId, true);
     long pacedBefore = runs.pacedBytes(appId);
     TransportConf encrypted =
@@ -101,7 +99,7 @@ class SecurityIT {
       errors.add(attack(encrypted, appId, AppSecrets.of("not-" + SECRET), host, port));
       errors.add(attack(encrypted, "app-other", AppSecrets.of("secret-of-app-other"), host, port));
     }
-    Files.createFile(hold.resolveSibling("security-hold.go"));
+    DifferentialRuns.releaseHold(hold);
     JsonNode run = new ObjectMapper().readTree(job.get(5, TimeUnit.MINUTES).toFile());
 
     assertEquals(2, servers.size(), "both executors serve their blocks paced");
@@ -123,19 +121,6 @@ class SecurityIT {
   }
 
   /** Waits for the application to hold; returns its id. */
-  private static String awaitHold(Path hold, CompletableFuture<Path> job) throws Exception {
-    long until = System.nanoTime() + TimeUnit.MINUTES.toNanos(4);
-    while (!Files.exists(hold) || Files.size(hold) == 0) {
-      if (job.isDone()) {
-        job.get(); // its failure, or that it ended without holding
-        throw new AssertionError("the application ended without holding");
-      }
-      assertTrue(System.nanoTime() < until, "the application did not hold within 4 minutes");
-      Thread.sleep(200);
-    }
-    return Files.readString(hold).trim();
-  }
-
   /**
    * Host and port of each executor's paced block server, from the executors' logs, which say
    * whether it authenticates as {@code authenticated}.

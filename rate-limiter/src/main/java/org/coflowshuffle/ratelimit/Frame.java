@@ -7,6 +7,7 @@ package org.coflowshuffle.ratelimit;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import java.nio.charset.StandardCharsets;
+import org.apache.spark.network.util.TransportConf;
 
 /**
  * The messages between a fetching reducer and a sender, each the body of one of Spark's one-way
@@ -56,6 +57,15 @@ final class Frame {
   /** The header of {@code length} bytes of a block, which the next message carries. */
   static ByteBuf data(ByteBufAllocator a, long requestId, int length) {
     return a.buffer(1 + 8 + 4).writeByte(DATA).writeLong(requestId).writeInt(length);
+  }
+
+  /**
+   * How often a sender with blocks to send and nothing sent says ALIVE, and a reducer looks for
+   * silence: a quarter of Spark's network timeout, at most 5 s, so that a reducer whose timeout is
+   * shorter than the sender's still hears it in time.
+   */
+  static long aliveEveryMs(TransportConf conf) {
+    return Math.max(50, Math.min(5_000, conf.connectionTimeoutMs() / 4));
   }
 
   static ByteBuf alive(ByteBufAllocator a) {

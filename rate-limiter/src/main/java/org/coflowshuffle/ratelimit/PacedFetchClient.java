@@ -60,7 +60,7 @@ public final class PacedFetchClient implements AutoCloseable {
     this.client = client;
     this.factory = factory;
     this.server = server;
-    long every = SenderHandler.aliveEveryMs(factory.conf);
+    long every = Frame.aliveEveryMs(factory.conf);
     watch =
         client
             .getChannel()

@@ -48,16 +48,7 @@ final class SenderHandler extends RpcHandler {
   SenderHandler(BlockSource source, TransportConf conf) {
     this.source = source;
     this.conf = conf;
-    this.aliveEveryMs = aliveEveryMs(conf);
-  }
-
-  /**
-   * How often a sender with blocks to send and nothing sent says ALIVE: a quarter of Spark's
-   * network timeout, at most 5 s, so that a reducer whose timeout is shorter than the sender's
-   * still hears it in time.
-   */
-  static long aliveEveryMs(TransportConf conf) {
-    return Math.max(50, Math.min(5_000, conf.connectionTimeoutMs() / 4));
+    this.aliveEveryMs = Frame.aliveEveryMs(conf);
   }
 
   /**

@@ -8,8 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.netty.buffer.ByteBuf;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -17,7 +15,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.yarn.api.records.ApplicationId;
 import org.apache.hadoop.yarn.server.api.ApplicationInitializationContext;
@@ -34,7 +31,6 @@ import org.apache.spark.network.util.MapConfigProvider;
 import org.apache.spark.network.util.TransportConf;
 import org.coflowshuffle.ratelimit.AppSecrets;
 import org.coflowshuffle.ratelimit.BlockSource;
-import org.coflowshuffle.ratelimit.PacedFetchClient;
 import org.coflowshuffle.ratelimit.Pacer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -113,23 +109,13 @@ class AuthenticatedServiceTest {
 
   /** Fetches the application's block from the paced port as {@code as}; null: no secret. */
   private byte[] fetchPaced(ApplicationId as, String secret) throws Exception {
-    ByteArrayOutputStream got = new ByteArrayOutputStream();
-    try (PacedFetchClient.Factory clients =
-            new PacedFetchClient.Factory(
-                TRANSPORT, as.toString(), secret == null ? null : AppSecrets.of(secret));
-        PacedFetchClient c = clients.connect("127.0.0.1", service.servers().pacedPort())) {
-      c.fetch(
-              "flow",
-              BlockSource.qualified(APP.toString(), "1", "shuffle_0_5_0"),
-              Pacer.UNLIMITED,
-              (ByteBuf b) -> {
-                byte[] bytes = new byte[b.readableBytes()];
-                b.readBytes(bytes);
-                got.writeBytes(bytes);
-              })
-          .get(10, TimeUnit.SECONDS);
-    }
-    return got.toByteArray();
+    return PacedFetches.fetch(
+        TRANSPORT,
+        as.toString(),
+        secret == null ? null : AppSecrets.of(secret),
+        service.servers().pacedPort(),
+        BlockSource.qualified(APP.toString(), "1", "shuffle_0_5_0"),
+        Pacer.UNLIMITED);
   }
 
   @Test

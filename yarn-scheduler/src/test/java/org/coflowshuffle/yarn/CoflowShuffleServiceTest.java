@@ -11,13 +11,10 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.netty.buffer.ByteBuf;
-import java.io.ByteArrayOutputStream;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.yarn.api.records.ApplicationId;
 import org.apache.hadoop.yarn.server.api.ApplicationTerminationContext;
@@ -27,7 +24,6 @@ import org.apache.spark.network.util.MapConfigProvider;
 import org.apache.spark.network.util.TransportConf;
 import org.coflowshuffle.config.ConfigDocs;
 import org.coflowshuffle.ratelimit.BlockSource;
-import org.coflowshuffle.ratelimit.PacedFetchClient;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -55,23 +51,8 @@ class CoflowShuffleServiceTest {
   }
 
   private static byte[] fetch(int port, String name, double rate) throws Exception {
-    ByteArrayOutputStream got = new ByteArrayOutputStream();
-    try (PacedFetchClient.Factory clients =
-            new PacedFetchClient.Factory(
-                new TransportConf("shuffle", MapConfigProvider.EMPTY), "app", null);
-        PacedFetchClient c = clients.connect("127.0.0.1", port)) {
-      c.fetch(
-              "flow",
-              name,
-              rate,
-              (ByteBuf b) -> {
-                byte[] bytes = new byte[b.readableBytes()];
-                b.readBytes(bytes);
-                got.writeBytes(bytes);
-              })
-          .get(10, TimeUnit.SECONDS);
-    }
-    return got.toByteArray();
+    return PacedFetches.fetch(
+        new TransportConf("shuffle", MapConfigProvider.EMPTY), "app", null, port, name, rate);
   }
 
   @Test

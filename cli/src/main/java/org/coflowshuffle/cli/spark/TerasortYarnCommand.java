@@ -177,7 +177,7 @@ public final class TerasortYarnCommand implements Command {
     try {
       Path spark = SparkDistribution.home(root, err);
       Jars jars = Jars.find(root);
-      String hadoop = hadoopClassPath(root);
+      String hadoop = TestbedYarn.hadoopClassPath(root);
       Files.createDirectories(o.work().resolve("logs"));
       try (TestbedCommands.Session testbed =
               TestbedCommands.session(b.profile(), b.hosts(), b.mbit(), err);
@@ -246,15 +246,6 @@ public final class TerasortYarnCommand implements Command {
         new TestbedYarn.Nodes(
             o.executorMemoryMb(), TestbedYarn.coflowService(jars.service(), o.sparkConf())),
         o.work().resolve("yarn"));
-  }
-
-  /** The Hadoop daemons' class path, as the yarn-scheduler module's build wrote it. */
-  static String hadoopClassPath(Path root) throws IOException {
-    Path file = root.resolve("integration-tests/yarn-daemons/target/hadoop-classpath.txt");
-    if (!Files.exists(file)) {
-      throw new IOException("no " + file + "; build with mvn package");
-    }
-    return Files.readString(file).trim();
   }
 
   /** The JSON summary: per run its averages and validity, overall validity, placement match. */

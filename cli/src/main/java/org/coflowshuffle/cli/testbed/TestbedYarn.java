@@ -46,6 +46,20 @@ public final class TestbedYarn implements AutoCloseable {
   static final String SERVICE_CLASS = "org.coflowshuffle.yarn.CoflowShuffleService";
   public static final int SERVICE_PACED_PORT = 7338;
 
+  /**
+   * The Hadoop daemons' class path, as the build of {@code integration-tests/yarn-daemons} wrote it
+   * under the project's {@code root}.
+   *
+   * @throws IOException naming the file when the build has not written it
+   */
+  public static String hadoopClassPath(Path root) throws IOException {
+    Path file = root.resolve("integration-tests/yarn-daemons/target/hadoop-classpath.txt");
+    if (!Files.exists(file)) {
+      throw new IOException("no " + file + "; build with mvn package");
+    }
+    return Files.readString(file).trim();
+  }
+
   /** The coflow service loaded from {@code serviceJar} through its own class loader. */
   public static Map<String, AuxService> coflowService(Path serviceJar) {
     return coflowService(serviceJar, Map.of());

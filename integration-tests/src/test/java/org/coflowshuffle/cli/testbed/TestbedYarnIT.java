@@ -62,9 +62,7 @@ class TestbedYarnIT {
     spark = SparkDistribution.home(root, System.err);
     jars = TerasortCommand.Jars.find(root);
     work = Files.createDirectories(root.resolve("integration-tests/target/it-work/yarn"));
-    String hadoop =
-        Files.readString(root.resolve("integration-tests/yarn-daemons/target/hadoop-classpath.txt"))
-            .trim();
+    String hadoop = TestbedYarn.hadoopClassPath(root);
     testbed.down();
     hosts = testbed.hosts(TestbedProfile.rates("homogeneous", 3, 100));
     testbed.up(hosts);

@@ -5,11 +5,8 @@
 package org.coflowshuffle.coordinator.protocol;
 
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
-import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
 
 /**
  * Integrity of the frames of one direction of one connection after the hello, when the coordinator
@@ -36,13 +33,7 @@ public final class FrameSeal {
 
   private FrameSeal(String secret, String nonce, byte direction) {
     this.direction = direction;
-    byte[] key = hmac(secret.getBytes(StandardCharsets.UTF_8), "coflow session " + nonce);
-    try {
-      mac = Mac.getInstance("HmacSHA256");
-      mac.init(new SecretKeySpec(key, "HmacSHA256"));
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException("HmacSHA256 is missing from this JVM", e);
-    }
+    mac = HelloProof.keyed(HelloProof.mac(secret, "coflow session " + nonce));
   }
 
   /** The seal of what a client sends on the connection whose challenge held {@code nonce}. */
@@ -86,15 +77,5 @@ public final class FrameSeal {
             .put((byte) type)
             .array());
     return mac.doFinal(body);
-  }
-
-  private static byte[] hmac(byte[] key, String text) {
-    try {
-      Mac m = Mac.getInstance("HmacSHA256");
-      m.init(new SecretKeySpec(key, "HmacSHA256"));
-      return m.doFinal(text.getBytes(StandardCharsets.UTF_8));
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException("HmacSHA256 is missing from this JVM", e);
-    }
   }
 }

@@ -67,11 +67,18 @@ public final class HelloProof {
     return MessageDigest.isEqual(expected, given);
   }
 
-  private static byte[] mac(String secret, String nonce) {
+  /** HMAC-SHA256 of {@code text} under {@code secret}. */
+  static byte[] mac(String secret, String text) {
+    return keyed(secret.getBytes(StandardCharsets.UTF_8))
+        .doFinal(text.getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** A fresh HMAC-SHA256 under {@code key}. */
+  static Mac keyed(byte[] key) {
     try {
       Mac mac = Mac.getInstance("HmacSHA256");
-      mac.init(new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
-      return mac.doFinal(nonce.getBytes(StandardCharsets.UTF_8));
+      mac.init(new SecretKeySpec(key, "HmacSHA256"));
+      return mac;
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException("HmacSHA256 is missing from this JVM", e);
     }
