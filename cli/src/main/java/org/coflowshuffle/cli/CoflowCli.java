@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import org.coflowshuffle.cli.coordinator.CoordinatorBenchCommand;
 import org.coflowshuffle.cli.coordinator.CoordinatorCommand;
+import org.coflowshuffle.cli.coordinator.ScaleBenchCommand;
 import org.coflowshuffle.cli.fetch.FetchBenchCommand;
 import org.coflowshuffle.cli.simulate.DecisionBenchCommand;
 import org.coflowshuffle.cli.simulate.SimulateCommand;
@@ -53,6 +54,7 @@ public final class CoflowCli {
     commands.add(new DecisionBenchCommand());
     commands.add(new CoordinatorCommand());
     commands.add(new CoordinatorBenchCommand());
+    commands.add(new ScaleBenchCommand());
     commands.add(new TerasortCommand());
     commands.add(new TerasortYarnCommand());
     commands.add(new FetchBenchCommand());

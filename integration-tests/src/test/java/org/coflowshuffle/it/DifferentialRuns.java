@@ -78,21 +78,31 @@ final class DifferentialRuns {
     conf.putAll(extra);
     Path result = work.resolve("differential-" + name + ".json");
     Files.deleteIfExists(result);
-    Path log = log(name);
     List<String> args = new ArrayList<>(List.of(result.toString()));
     args.addAll(more);
+    submit(DifferentialApp.class.getName(), name, conf, pluginJar, args);
+    return result;
+  }
+
+  /**
+   * Runs {@code mainClass} of the application JAR with {@code args}, its log in {@code
+   * differential-NAME.log}, and checks that it succeeded.
+   */
+  void submit(
+      String mainClass, String name, Map<String, String> conf, boolean pluginJar, List<String> args)
+      throws Exception {
+    Path log = log(name);
     int status =
         new SparkSubmit(
                 spark,
                 MASTER,
-                DifferentialApp.class.getName(),
+                mainClass,
                 jars.app(),
                 pluginJar ? List.of(jars.plugin()) : List.of(),
                 conf,
                 Map.of())
             .run(args, log);
     assertEquals(0, status, "spark-submit " + name + " failed; see " + log);
-    return result;
   }
 
   /**

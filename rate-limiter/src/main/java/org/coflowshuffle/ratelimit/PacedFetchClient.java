@@ -126,6 +126,11 @@ public final class PacedFetchClient implements AutoCloseable {
       }
     }
 
+    /** Connections open now. */
+    public int openConnections() {
+      return open.size();
+    }
+
     @Override
     public void close() {
       open.values().forEach(PacedFetchClient::close);

@@ -11,6 +11,7 @@ import org.apache.spark.shuffle.ShuffleWriteMetricsReporter;
 import org.apache.spark.shuffle.ShuffleWriter;
 import org.apache.spark.shuffle.sort.SortShuffleManager;
 import org.coflowshuffle.spark.driver.CoflowDriverPlugin;
+import org.coflowshuffle.spark.executor.PacedFetchInstaller;
 import org.coflowshuffle.spark.executor.ReportingShuffleWriter;
 import org.slf4j.LoggerFactory;
 
@@ -52,6 +53,7 @@ public class CoflowShuffleManager extends SortShuffleManager {
   @Override
   public boolean unregisterShuffle(int shuffleId) {
     CoflowDriverPlugin.forgetShuffle(shuffleId);
+    PacedFetchInstaller.forgetShuffle(shuffleId);
     return super.unregisterShuffle(shuffleId);
   }
 }

@@ -120,8 +120,8 @@ class SolveCommandTest {
     assertUsageError(
         r,
         "coflow: unknown command \"frobnicate\" (commands: help, solve, compare, simulate, bench"
-            + " decision, coordinator, bench coordinator, terasort, bench terasort-yarn, bench"
-            + " fetch, testbed up, testbed check, testbed down)");
+            + " decision, coordinator, bench coordinator, bench scale, terasort, bench terasort-yarn,"
+            + " bench fetch, testbed up, testbed check, testbed down)");
   }
 
   @Test

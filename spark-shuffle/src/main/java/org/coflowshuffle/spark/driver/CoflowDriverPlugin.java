@@ -45,6 +45,8 @@ public final class CoflowDriverPlugin implements DriverPlugin {
   private final ScheduledExecutorService statusLog =
       Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("coflow-status-log"));
   private static volatile ReducerPlacer placer;
+  private static volatile ShuffleProgressListener progress;
+  private static volatile CoflowDriverPlugin instance;
   private final Map<String, Messages.PacedEndpoint> endpoints = new ConcurrentHashMap<>();
   private final Map<String, Long> pacedTotals = new ConcurrentHashMap<>();
 
@@ -52,6 +54,8 @@ public final class CoflowDriverPlugin implements DriverPlugin {
   public Map<String, String> init(SparkContext sc, PluginContext ctx) {
     current = null; // nothing of an earlier application in this JVM is answered for this one
     placer = null;
+    progress = null;
+    instance = this;
     CoflowSparkConf conf;
     try {
       conf = CoflowSparkConf.from(sc.getConf());
@@ -60,7 +64,9 @@ public final class CoflowDriverPlugin implements DriverPlugin {
       return Map.of();
     }
     ShuffleCoordinator coordinator = growing(sc, conf, coordinator(sc, conf));
-    sc.addSparkListener(new ShuffleProgressListener(coordinator, CoflowDriverPlugin::placement));
+    progress =
+        new ShuffleProgressListener(coordinator, CoflowDriverPlugin::placement, endpoints::remove);
+    sc.addSparkListener(progress);
     current = coordinator;
     statusLog.scheduleWithFixedDelay(
         () -> coordinator.status().forEach(line -> LOG.info("coflow: fetching {}", line)),
@@ -234,6 +240,31 @@ public final class CoflowDriverPlugin implements DriverPlugin {
     if (c != null) {
       c.forget(shuffleId);
     }
+    ReducerPlacer p = placer;
+    if (p != null) {
+      p.forget(shuffleId);
+    }
+  }
+
+  /**
+   * What the plugin holds in this driver, by part: the shuffles its coordinator keeps something of,
+   * the stages and shuffles the scheduler side notes, the executors whose paced servers it knows.
+   * An application that runs job after job sees these go back down as Spark drops its shuffles
+   * (Spark's {@code ContextCleaner}) and its executors; empty when the plugin is not running.
+   */
+  public static Map<String, Integer> footprint() {
+    ShuffleCoordinator c = current;
+    if (c == null) {
+      return Map.of();
+    }
+    ReducerPlacer p = placer;
+    ShuffleProgressListener l = progress;
+    CoflowDriverPlugin self = instance;
+    return Map.of(
+        "coordinatorShuffles", c.shufflesHeld(),
+        "placerShuffles", p == null ? 0 : p.tracked(),
+        "listenerStages", l == null ? 0 : l.tracked(),
+        "pacedEndpoints", self == null ? 0 : self.endpoints.size());
   }
 
   /**

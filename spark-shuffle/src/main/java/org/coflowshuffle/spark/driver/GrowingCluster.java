@@ -199,6 +199,11 @@ public final class GrowingCluster implements ShuffleCoordinator, AutoCloseable {
   }
 
   @Override
+  public int shufflesHeld() {
+    return coordinator.shufflesHeld();
+  }
+
+  @Override
   public List<String> status() {
     return coordinator.status();
   }

@@ -49,7 +49,9 @@ final class ReducerPlacer implements BiFunction<Object, Object, Object> {
 
   private final ShuffleCoordinator coordinator;
   private final IntToDoubleFunction jobWeight;
-  private final Set<String> logged = ConcurrentHashMap.newKeySet();
+
+  /** The shuffles (each set a stage reads) whose fallback was logged already. */
+  private final Set<List<Integer>> logged = ConcurrentHashMap.newKeySet();
 
   /** Shuffles read by a stage that Spark places itself (see {@link CoalescedReads}). */
   private final Set<Integer> sparks = ConcurrentHashMap.newKeySet();
@@ -126,7 +128,7 @@ final class ReducerPlacer implements BiFunction<Object, Object, Object> {
       }
       remember(coordinator.placeTogether(ids, maps, tasks, jobWeight.applyAsDouble(jobId)));
     } catch (PlacementUnavailable | RuntimeException e) {
-      warnOnce(Arrays.toString(ids), e.getMessage());
+      warnOnce(Arrays.stream(ids).boxed().toList(), e.getMessage());
     }
   }
 
@@ -143,7 +145,7 @@ final class ReducerPlacer implements BiFunction<Object, Object, Object> {
       String location = GrowingCluster.location(placement.executorOf(reducer));
       return CollectionConverters.asScala(List.of(location)).toList();
     } catch (PlacementUnavailable | RuntimeException e) {
-      warnOnce(String.valueOf(shuffleId), e.getMessage());
+      warnOnce(List.of(shuffleId), e.getMessage());
       return null;
     }
   }
@@ -170,9 +172,29 @@ final class ReducerPlacer implements BiFunction<Object, Object, Object> {
             .toList());
   }
 
-  private void warnOnce(String shuffles, String why) {
+  private void warnOnce(List<Integer> shuffles, String why) {
     if (logged.add(shuffles)) {
-      LOG.warn("coflow: shuffle {} keeps Spark's reducer placement: {}", shuffles, why);
+      LOG.warn(
+          "coflow: shuffle {} keeps Spark's reducer placement: {}",
+          shuffles.size() == 1 ? shuffles.get(0) : shuffles,
+          why);
     }
+  }
+
+  /**
+   * Spark dropped the shuffle: what was noted of it goes (its placement stays among the last {@link
+   * #HISTORY} kept for inspection).
+   */
+  void forget(int shuffleId) {
+    sparks.remove(shuffleId);
+    logged.removeIf(shuffles -> shuffles.contains(shuffleId));
+  }
+
+  /**
+   * Shuffles noted now, for counting what an application holds; the placements kept for inspection
+   * are not counted: at most {@link #HISTORY}.
+   */
+  int tracked() {
+    return sparks.size() + logged.size();
   }
 }

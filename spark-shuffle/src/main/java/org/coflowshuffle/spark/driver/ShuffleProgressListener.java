@@ -9,10 +9,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import org.apache.spark.scheduler.SparkListener;
 import org.apache.spark.scheduler.SparkListenerExecutorAdded;
 import org.apache.spark.scheduler.SparkListenerExecutorRemoved;
+import org.apache.spark.scheduler.SparkListenerJobEnd;
 import org.apache.spark.scheduler.SparkListenerJobStart;
 import org.apache.spark.scheduler.SparkListenerStageCompleted;
 import org.apache.spark.scheduler.SparkListenerTaskEnd;
@@ -39,10 +41,22 @@ final class ShuffleProgressListener extends SparkListener {
   /** Stage id to the shuffles it reads, learned when a job starts (skipped stages included). */
   private final Map<Integer, List<Integer>> shufflesRead = new ConcurrentHashMap<>();
 
+  /**
+   * Job id to the stages of {@link #shufflesRead} it added: a skipped stage never completes, so
+   * they are dropped when their job ends.
+   */
+  private final Map<Integer, List<Integer>> stagesOfJob = new ConcurrentHashMap<>();
+
+  /** Told of each executor that left, for what else is kept per executor. */
+  private final Consumer<String> executorGone;
+
   ShuffleProgressListener(
-      ShuffleCoordinator coordinator, Function<Integer, Optional<ShufflePlacement>> placements) {
+      ShuffleCoordinator coordinator,
+      Function<Integer, Optional<ShufflePlacement>> placements,
+      Consumer<String> executorGone) {
     this.coordinator = coordinator;
     this.placements = placements;
+    this.executorGone = executorGone;
   }
 
   @Override
@@ -57,6 +71,7 @@ final class ShuffleProgressListener extends SparkListener {
   @Override
   public void onExecutorRemoved(SparkListenerExecutorRemoved removed) {
     coordinator.executorRemoved(removed.executorId());
+    executorGone.accept(removed.executorId());
   }
 
   @Override
@@ -68,6 +83,7 @@ final class ShuffleProgressListener extends SparkListener {
         written.put(s.stageId(), (Integer) s.shuffleDepId().get());
       }
     }
+    List<Integer> added = new ArrayList<>();
     for (StageInfo s : stages) {
       List<Integer> read = new ArrayList<>();
       for (Object parent : CollectionConverters.asJava(s.parentIds())) {
@@ -78,8 +94,27 @@ final class ShuffleProgressListener extends SparkListener {
       }
       if (!read.isEmpty()) {
         shufflesRead.put(s.stageId(), read);
+        added.add(s.stageId());
       }
     }
+    stagesOfJob.put(job.jobId(), added);
+  }
+
+  @Override
+  public void onJobEnd(SparkListenerJobEnd end) {
+    List<Integer> stages = stagesOfJob.remove(end.jobId());
+    if (stages != null) {
+      for (int stage : stages) {
+        if (stagesOfJob.values().stream().noneMatch(other -> other.contains(stage))) {
+          shufflesRead.remove(stage); // unless a job still running shares it
+        }
+      }
+    }
+  }
+
+  /** Stages and jobs tracked now: for counting what a long-running application holds. */
+  int tracked() {
+    return shufflesRead.size() + stagesOfJob.size();
   }
 
   @Override

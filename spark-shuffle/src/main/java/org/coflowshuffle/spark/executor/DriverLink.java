@@ -41,6 +41,11 @@ public final class DriverLink {
     endpoints.clear();
   }
 
+  /** Spark dropped the shuffle: the warnings about it may be logged again for a later one. */
+  static void forget(int shuffleId) {
+    warned.remove("shuffle " + shuffleId);
+  }
+
   /** Sends a map task's sizes and waits for the driver to take them. */
   static void report(Messages.MapOutput report) {
     PluginContext ctx = context;

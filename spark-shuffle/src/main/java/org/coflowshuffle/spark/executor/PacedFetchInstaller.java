@@ -38,6 +38,9 @@ public final class PacedFetchInstaller implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(PacedFetchInstaller.class);
 
+  /** The client installed in this executor, if any: told of shuffles Spark drops. */
+  private static volatile PacedShuffleClient installed;
+
   private final PacedBlockServer server;
   private final PacedShuffleClient client;
   private final String executorId;
@@ -122,6 +125,7 @@ public final class PacedFetchInstaller implements AutoCloseable {
             secrets == null ? "" : ", authenticated as Spark's transfers are");
       }
       BlockClientSwap.replace(bm, client);
+      installed = client;
       return new PacedFetchInstaller(server, client, ctx.executorID());
     } catch (Exception | LinkageError e) {
       if (server != null) {
@@ -165,8 +169,27 @@ public final class PacedFetchInstaller implements AutoCloseable {
     }
   }
 
+  /**
+   * What the paced fetch holds in this executor, by part (see {@code PacedShuffleClient}); empty
+   * when it is not installed. An executor that runs job after job sees it go back down.
+   */
+  public static Map<String, Integer> footprint() {
+    PacedShuffleClient c = installed;
+    return c == null ? Map.of() : c.footprint();
+  }
+
+  /** Spark dropped the shuffle in this JVM: what the executor side noted of it goes. */
+  public static void forgetShuffle(int shuffleId) {
+    PacedShuffleClient c = installed;
+    if (c != null) {
+      c.forget(shuffleId);
+    }
+    DriverLink.forget(shuffleId);
+  }
+
   @Override
   public void close() {
+    installed = null;
     logPacedBytes();
     client.stop();
     if (server != null) {

@@ -488,6 +488,22 @@ final class PacedShuffleClient extends BlockStoreClient {
     return spark.removeShuffleMerge(host, port, shuffleId, shuffleMergeId);
   }
 
+  /** Spark dropped the shuffle: its fetches are over, and so is what was noted of it. */
+  void forget(int shuffleId) {
+    unpaced.remove(shuffleId);
+  }
+
+  /**
+   * What this client holds now, by part: shuffles noted as going unpaced, flows fetching, paced
+   * connections open.
+   */
+  Map<String, Integer> footprint() {
+    return Map.of(
+        "unpacedShuffles", unpaced.size(),
+        "activeFlows", active.size(),
+        "pacedConnections", connections.openConnections());
+  }
+
   /** Stops this client's threads; Spark's own client is closed by Spark. */
   void stop() {
     starter.shutdownNow();

@@ -45,6 +45,18 @@ public final class CoordinatorClient implements AutoCloseable {
 
   private static final Message CLOSED = new Message.Pong(Long.MIN_VALUE);
 
+  /**
+   * Largest frame read from the server until a placement of many reducers is asked for: a longer
+   * length prefix fails the connection instead of allocating what an impostor or a corrupt stream
+   * names.
+   */
+  public static final int MAX_FRAME_BYTES = 1 << 20;
+
+  /** Bytes a placement answer may take per reducer: an executor and a host name, up to 255 each. */
+  static final int PLACEMENT_BYTES_PER_REDUCER = 600;
+
+  private volatile int maxFrameBytes = MAX_FRAME_BYTES;
+
   private final Socket socket;
   private final OutputStream out;
   private final BlockingQueue<Message> inbox = new LinkedBlockingQueue<>();
@@ -121,6 +133,15 @@ public final class CoordinatorClient implements AutoCloseable {
       InetSocketAddress address, String name, String principal, String secret, Duration timeout)
       throws IOException {
     return new CoordinatorClient(address, name, principal, secret, timeout);
+  }
+
+  /**
+   * Lets frames as long as the answer to placing {@code reducers} reducers may be ({@link
+   * #PLACEMENT_BYTES_PER_REDUCER} each beyond {@link #MAX_FRAME_BYTES}) be read from now on.
+   */
+  public void expectPlacement(int reducers) {
+    long need = MAX_FRAME_BYTES + (long) PLACEMENT_BYTES_PER_REDUCER * Math.max(0, reducers);
+    maxFrameBytes = (int) Math.max(maxFrameBytes, Math.min(Integer.MAX_VALUE - 8, need));
   }
 
   /** The server's answer to the hello. */
@@ -200,6 +221,7 @@ public final class CoordinatorClient implements AutoCloseable {
       FrameSeal seal = null; // the server seals what it sends after the welcome
       while (true) {
         int length = in.readInt();
+        FrameCodec.checkLength(length, maxFrameBytes);
         int version = in.readUnsignedByte();
         int type = in.readUnsignedByte();
         byte[] body = new byte[length - FrameCodec.HEADER_BYTES];

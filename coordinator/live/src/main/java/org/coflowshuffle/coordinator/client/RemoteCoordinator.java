@@ -9,8 +9,10 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
@@ -20,6 +22,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.coflowshuffle.coordinator.live.ExecutorSlots;
+import org.coflowshuffle.coordinator.live.MapOutputTotals;
 import org.coflowshuffle.coordinator.live.PlacementUnavailable;
 import org.coflowshuffle.coordinator.live.ReduceTaskRanges;
 import org.coflowshuffle.coordinator.live.ShuffleCoordinator;
@@ -60,9 +63,6 @@ public final class RemoteCoordinator implements ShuffleCoordinator, AutoCloseabl
 
   private record Refusal(String reason, long at) {}
 
-  /** One map task's output as the driver heard it; {@code bytes} null where sizes are unknown. */
-  private record Output(String executor, String host, long[] bytes) {}
-
   private final InetSocketAddress address;
   private final Supplier<String> appId;
 
@@ -76,7 +76,12 @@ public final class RemoteCoordinator implements ShuffleCoordinator, AutoCloseabl
   private final Thread worker;
 
   private final Map<String, ExecutorSlots> executors = new ConcurrentHashMap<>();
-  private final Map<Integer, Map<Integer, Output>> outputs = new ConcurrentHashMap<>();
+
+  /** Per shuffle, its map outputs summed per executor: each guarded by itself. */
+  private final Map<Integer, MapOutputTotals> outputs = new ConcurrentHashMap<>();
+
+  /** The host of each executor that reported map output, as known when it reported. */
+  private final Map<String, String> outputHosts = new ConcurrentHashMap<>();
 
   /** Shuffles the coordinator was told about on the current connection: id to its counts. */
   private final Map<Integer, int[]> registered = new ConcurrentHashMap<>();
@@ -167,19 +172,14 @@ public final class RemoteCoordinator implements ShuffleCoordinator, AutoCloseabl
   @Override
   public void mapOutput(int shuffleId, int mapIndex, String executorId, long[] bytesPerReducer) {
     ExecutorSlots e = executors.get(executorId);
-    Output o =
-        new Output(
-            executorId,
-            e == null ? executorId : e.host(),
-            bytesPerReducer == null ? null : bytesPerReducer.clone());
-    outputs.computeIfAbsent(shuffleId, k -> new ConcurrentHashMap<>()).put(mapIndex, o);
-    if (registered.containsKey(shuffleId)) {
-      send(message(shuffleId, mapIndex, o));
+    String host = outputHosts.computeIfAbsent(executorId, x -> e == null ? x : e.host());
+    MapOutputTotals totals = outputs.computeIfAbsent(shuffleId, k -> new MapOutputTotals());
+    synchronized (totals) {
+      totals.add(mapIndex, executorId, bytesPerReducer);
     }
-  }
-
-  private Message.MapOutput message(int shuffleId, int mapIndex, Output o) {
-    return new Message.MapOutput(app, shuffleId, mapIndex, o.host(), o.executor(), o.bytes());
+    if (registered.containsKey(shuffleId)) {
+      send(new Message.MapOutput(app, shuffleId, mapIndex, host, executorId, bytesPerReducer));
+    }
   }
 
   @Override
@@ -265,6 +265,7 @@ public final class RemoteCoordinator implements ShuffleCoordinator, AutoCloseabl
       for (int i = 0; i < shuffleIds.length; i++) {
         register(c, shuffleIds[i], numMaps[i], numReducers);
       }
+      c.expectPlacement(numReducers);
       c.send(
           new Message.PlacementRequest(
               app,
@@ -313,11 +314,34 @@ public final class RemoteCoordinator implements ShuffleCoordinator, AutoCloseabl
     }
     registered.put(shuffleId, counts);
     c.send(new Message.RegisterShuffle(app, shuffleId, maps, reducers));
-    for (Map.Entry<Integer, Output> m : outputs.getOrDefault(shuffleId, Map.of()).entrySet()) {
-      long[] bytes = m.getValue().bytes();
-      if (m.getKey() < maps && (bytes == null || bytes.length == reducers)) {
-        c.send(message(shuffleId, m.getKey(), m.getValue()));
+    MapOutputTotals totals = outputs.get(shuffleId);
+    if (totals == null) {
+      return;
+    }
+    List<Message.MapOutput> summed = new ArrayList<>();
+    synchronized (totals) { // one frame per executor and kind, not one per map
+      for (String e : totals.executors()) {
+        for (boolean sized : new boolean[] {true, false}) {
+          int[] on = totals.mapsOn(e, sized);
+          long[] bytes = sized ? totals.sizedBytes(e) : null;
+          if (on.length > 0
+              && on[on.length - 1] < maps
+              && (bytes == null || bytes.length == reducers)) {
+            summed.add(
+                new Message.MapOutput(
+                    app,
+                    shuffleId,
+                    on[0],
+                    outputHosts.getOrDefault(e, e),
+                    e,
+                    bytes,
+                    on.length == 1 ? null : Arrays.copyOfRange(on, 1, on.length)));
+          }
+        }
       }
+    }
+    for (Message.MapOutput m : summed) {
+      c.send(m);
     }
   }
 
@@ -346,6 +370,15 @@ public final class RemoteCoordinator implements ShuffleCoordinator, AutoCloseabl
       Thread.currentThread().interrupt();
     }
     return known == null ? Double.POSITIVE_INFINITY : known;
+  }
+
+  @Override
+  public int shufflesHeld() {
+    Set<Integer> held = new HashSet<>(outputs.keySet());
+    held.addAll(registered.keySet());
+    placements.keySet().forEach(held::addAll);
+    refusals.keySet().forEach(held::addAll);
+    return held.size();
   }
 
   @Override

@@ -48,7 +48,6 @@ final class FetchingCoflow {
   /** Per task, the executor it runs on: where it was placed until it asks from elsewhere. */
   private final String[] reducerExecutors;
 
-  private final List<String> flowSources;
   private final double[] remaining;
 
   /** The executors flows come from, each once, and per flow which of them it comes from. */
@@ -64,12 +63,16 @@ final class FetchingCoflow {
   private int[] modelSourceHosts;
 
   /**
-   * The flows a reducer fetches of one shuffle from one executor: what a progress report or a rate
-   * question names. Indexed once, since both arrive for every fetch while the stage runs.
+   * The flows a reducer fetches of one shuffle from one executor, what a progress report or a rate
+   * question names, indexed once since both arrive for every fetch while the stage runs: per
+   * shuffle read ({@link #shuffleIds}, ascending) and source, per reducer the first such flow, and
+   * per flow the next (-1 after the last). Memory grows with sources × reducers, as the flows do.
    */
-  private record FlowKey(int shuffleId, int reducer, String source) {}
+  private final int[] shuffleIds;
 
-  private final Map<FlowKey, int[]> flowsByKey = new HashMap<>();
+  private final Map<String, Integer> sourceIndex = new HashMap<>();
+  private final int[][] firstFlow;
+  private final int[] nextFlow;
 
   /**
    * Per flow: it stays on one executor (source and reducer together), so it is read from disk and
@@ -121,7 +124,8 @@ final class FetchingCoflow {
       Coflow coflow,
       double arrival,
       List<String> reducerExecutors,
-      List<String> flowSources,
+      List<String> sources,
+      int[] sourceOfFlow,
       int[] flowShuffle,
       int[] flowReduceId,
       ReduceTaskRanges tasks,
@@ -133,29 +137,36 @@ final class FetchingCoflow {
     this.arrival = arrival;
     this.waitedUntil = arrival;
     this.reducerExecutors = reducerExecutors.toArray(new String[0]);
-    this.flowSources = List.copyOf(flowSources);
     this.remaining = coflow.flows().stream().mapToDouble(Flow::bytes).toArray();
     this.unknown = unknownFlow == null ? null : unknownFlow.clone();
     this.received = unknownFlow == null ? null : new double[remaining.length];
     this.ended = unknownFlow == null ? null : new boolean[remaining.length];
     this.perFlow = assumedPerFlow;
-    Map<String, Integer> slot = new java.util.LinkedHashMap<>();
-    this.sourceOfFlow = new int[remaining.length];
+    this.sourceOfFlow = sourceOfFlow.clone();
     this.flowReducer = new int[remaining.length];
     for (int k = 0; k < remaining.length; k++) {
-      sourceOfFlow[k] = slot.computeIfAbsent(flowSources.get(k), x -> slot.size());
       flowReducer[k] = coflow.flows().get(k).reducer();
     }
-    this.sources = slot.keySet().toArray(new String[0]);
-    this.sentFrom = new double[sources.length];
-    this.sentFromSeen = new double[sources.length];
-    Map<FlowKey, List<Integer>> byKey = new HashMap<>();
-    for (int k = 0; k < remaining.length; k++) {
-      FlowKey key = new FlowKey(flowShuffle[k], flowReduceId[k], flowSources.get(k));
-      byKey.computeIfAbsent(key, x -> new ArrayList<>()).add(k);
+    this.sources = sources.toArray(new String[0]);
+    for (int i = 0; i < this.sources.length; i++) {
+      sourceIndex.put(this.sources[i], i);
     }
-    byKey.forEach(
-        (key, ks) -> flowsByKey.put(key, ks.stream().mapToInt(Integer::intValue).toArray()));
+    this.sentFrom = new double[this.sources.length];
+    this.sentFromSeen = new double[this.sources.length];
+    this.shuffleIds = Arrays.stream(flowShuffle).distinct().sorted().toArray();
+    this.firstFlow = new int[shuffleIds.length * this.sources.length][];
+    this.nextFlow = new int[remaining.length];
+    for (int k = remaining.length - 1; k >= 0; k--) { // so that each chain runs in flow order
+      int block = Arrays.binarySearch(shuffleIds, flowShuffle[k]) * this.sources.length;
+      int[] first = firstFlow[block + sourceOfFlow[k]];
+      if (first == null) {
+        first = new int[tasks.reducers()];
+        Arrays.fill(first, -1);
+        firstFlow[block + sourceOfFlow[k]] = first;
+      }
+      nextFlow[k] = first[flowReduceId[k]];
+      first[flowReduceId[k]] = k;
+    }
     this.running = new boolean[coflow.reducers().size()];
     this.done = new boolean[running.length];
     this.fetchedAt = new double[running.length];
@@ -163,7 +174,7 @@ final class FetchingCoflow {
     this.local = new boolean[remaining.length];
     this.networkFlowsLeft = new int[running.length];
     for (int k = 0; k < remaining.length; k++) {
-      local[k] = flowSources.get(k).equals(this.reducerExecutors[flowReducer[k]]);
+      local[k] = this.sources[sourceOfFlow[k]].equals(this.reducerExecutors[flowReducer[k]]);
       networkFlowsLeft[flowReducer[k]] += !local[k] && remaining[k] > 0 ? 1 : 0;
     }
   }
@@ -214,7 +225,7 @@ final class FetchingCoflow {
     networkFlowsLeft[task] = 0;
     for (int k = 0; k < local.length; k++) {
       if (flowReducer[k] == task) {
-        local[k] = flowSources.get(k).equals(executor);
+        local[k] = sources[sourceOfFlow[k]].equals(executor);
         networkFlowsLeft[task] += !local[k] && remaining[k] > 0 ? 1 : 0;
       }
     }
@@ -295,8 +306,8 @@ final class FetchingCoflow {
     double left = bytes;
     boolean completed = false;
     int open = 0; // flows of unknown size that have not ended
-    int[] ks = flowsByKey.getOrDefault(new FlowKey(shuffleId, reducer, source), new int[0]);
-    for (int k : ks) {
+    int first = firstFlow(shuffleId, reducer, source);
+    for (int k = first; k >= 0; k = nextFlow[k]) {
       if (isUnknown(k)) {
         open += ended[k] ? 0 : 1;
         continue;
@@ -313,7 +324,7 @@ final class FetchingCoflow {
     }
     if (left > 0 && open > 0) {
       double share = left / open;
-      for (int k : ks) {
+      for (int k = first; k >= 0; k = nextFlow[k]) {
         if (isUnknown(k) && !ended[k]) {
           received[k] += share;
           remaining[k] = SizeKnowledge.left(perFlow, received[k]);
@@ -334,7 +345,7 @@ final class FetchingCoflow {
    */
   boolean fetched(int shuffleId, int reducer, String source) {
     boolean changed = false;
-    for (int k : flowsByKey.getOrDefault(new FlowKey(shuffleId, reducer, source), new int[0])) {
+    for (int k = firstFlow(shuffleId, reducer, source); k >= 0; k = nextFlow[k]) {
       changed |= end(k);
     }
     return changed;
@@ -513,8 +524,30 @@ final class FetchingCoflow {
 
   /** The flow indices of what a reducer reads of a shuffle from one executor, or null. */
   int[] flowsOf(int shuffleId, int reducer, String source) {
-    int[] ks = flowsByKey.get(new FlowKey(shuffleId, reducer, source));
-    return ks == null ? null : ks.clone();
+    int first = firstFlow(shuffleId, reducer, source);
+    if (first < 0) {
+      return null;
+    }
+    int n = 0;
+    for (int k = first; k >= 0; k = nextFlow[k]) {
+      n++;
+    }
+    int[] ks = new int[n];
+    for (int k = first, i = 0; k >= 0; k = nextFlow[k]) {
+      ks[i++] = k;
+    }
+    return ks;
+  }
+
+  /** The first flow a reducer reads of a shuffle from one executor ({@link #nextFlow}), or -1. */
+  private int firstFlow(int shuffleId, int reducer, String source) {
+    int shuffle = Arrays.binarySearch(shuffleIds, shuffleId);
+    Integer src = sourceIndex.get(source);
+    if (shuffle < 0 || src == null) {
+      return -1;
+    }
+    int[] first = firstFlow[shuffle * sources.length + src];
+    return first == null || reducer < 0 || reducer >= first.length ? -1 : first[reducer];
   }
 
   /** The rates of the last decision, per flow, or null. */
@@ -607,12 +640,12 @@ final class FetchingCoflow {
    * flows' rates; NaN when no flow matches or no decision covered this coflow.
    */
   double rateOf(int shuffleId, int reducer, String source) {
-    int[] ks = flowsByKey.get(new FlowKey(shuffleId, reducer, source));
-    if (rates == null || ks == null) {
+    int first = firstFlow(shuffleId, reducer, source);
+    if (rates == null || first < 0) {
       return Double.NaN;
     }
     double sum = 0;
-    for (int k : ks) {
+    for (int k = first; k >= 0; k = nextFlow[k]) {
       sum += rates[k];
     }
     return sum;

@@ -4,8 +4,10 @@
  */
 package org.coflowshuffle.coordinator.live;
 
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.DoubleSupplier;
 import org.coflowshuffle.core.policy.SchemeOptions;
 import org.coflowshuffle.core.scheme.Schemes;
@@ -144,7 +146,20 @@ public final class LiveCoordinator implements ShuffleCoordinator {
   @Override
   public synchronized void mapOutput(
       int shuffleId, int mapIndex, String executorId, long[] bytesPerReducer) {
-    outputs.add(shuffleId, mapIndex, executorId, bytesPerReducer);
+    outputs.add(shuffleId, new int[] {mapIndex}, executorId, bytesPerReducer);
+  }
+
+  /**
+   * The output of several map tasks on one executor, {@code summedBytes} their sizes per reducer
+   * added up (null when not known): what a client that keeps its map outputs summed per executor
+   * sends again to a coordinator that restarted. Each map index is then as if reported alone.
+   *
+   * @throws IllegalArgumentException when a count is negative, the ids are empty, or no map is
+   *     given
+   */
+  public synchronized void mapOutputs(
+      int shuffleId, int[] mapIndices, String executorId, long[] summedBytes) {
+    outputs.add(shuffleId, mapIndices, executorId, summedBytes);
   }
 
   /**
@@ -310,6 +325,14 @@ public final class LiveCoordinator implements ShuffleCoordinator {
     stopFetching(shuffleId);
     placer.forget(shuffleId);
     outputs.forget(shuffleId);
+  }
+
+  @Override
+  public synchronized int shufflesHeld() {
+    Set<Integer> held = new HashSet<>(outputs.shuffles());
+    placer.addShuffles(held);
+    fetching.forEach((shuffles, stage) -> held.addAll(shuffles));
+    return held.size();
   }
 
   /**

@@ -9,20 +9,18 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.coflowshuffle.core.model.Coflow;
 import org.coflowshuffle.core.model.Flow;
 import org.coflowshuffle.core.model.Reducer;
 
 /**
- * The map outputs of every shuffle still known: per map task, the executor holding it and its exact
- * bytes per reducer, or none where its sizes are not known. A stage's coflow is built from here
- * once all the map outputs it reads are in ({@link #coflow}). Not thread-safe: {@link
- * LiveCoordinator} guards it.
+ * The map outputs of every shuffle still known, summed per executor as they arrive ({@link
+ * MapOutputTotals}): what the flows of a stage need, one per executor and reducer. A stage's coflow
+ * is built from here once all the map outputs it reads are in ({@link #coflow}). Not thread-safe:
+ * {@link LiveCoordinator} guards it.
  */
 final class MapOutputStore {
-
-  /** One map task's output: the executor holding it and its bytes per reducer (null: unknown). */
-  private record MapOutput(String executorId, long[] bytesPerReducer) {}
 
   /**
    * Bytes assumed per flow of unknown size when placing a stage none of whose sizes are known: a
@@ -31,29 +29,29 @@ final class MapOutputStore {
    */
   static final double ASSUMED_FLOW_BYTES = 1 << 20;
 
-  private final Map<Integer, Map<Integer, MapOutput>> outputs = new HashMap<>();
+  private final Map<Integer, MapOutputTotals> outputs = new HashMap<>();
 
   /**
-   * Records one map task's output (see {@link LiveCoordinator#mapOutput}).
+   * Records the output of one map task, or of several on one executor with their sizes summed (see
+   * {@link LiveCoordinator#mapOutput}).
    *
    * @throws IllegalArgumentException when a count is negative or the ids are empty
    */
-  void add(int shuffleId, int mapIndex, String executorId, long[] bytesPerReducer) {
-    if (shuffleId < 0 || mapIndex < 0 || executorId == null || executorId.isEmpty()) {
-      throw new IllegalArgumentException(
-          "map output: shuffle " + shuffleId + ", map " + mapIndex + ", executor " + executorId);
+  void add(int shuffleId, int[] mapIndices, String executorId, long[] bytesPerReducer) {
+    if (shuffleId < 0) {
+      throw new IllegalArgumentException("map output: shuffle " + shuffleId);
     }
-    for (long b : bytesPerReducer == null ? new long[0] : bytesPerReducer) {
-      if (b < 0) {
-        throw new IllegalArgumentException(
-            "map output of shuffle " + shuffleId + " map " + mapIndex + ": negative size " + b);
-      }
+    MapOutputTotals totals = outputs.computeIfAbsent(shuffleId, k -> new MapOutputTotals());
+    try {
+      totals.addSummed(mapIndices, executorId, bytesPerReducer);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("shuffle " + shuffleId + ": " + e.getMessage(), e);
     }
-    outputs
-        .computeIfAbsent(shuffleId, k -> new HashMap<>())
-        .put(
-            mapIndex,
-            new MapOutput(executorId, bytesPerReducer == null ? null : bytesPerReducer.clone()));
+  }
+
+  /** The shuffles whose map output is known. */
+  Set<Integer> shuffles() {
+    return outputs.keySet();
   }
 
   /** Drops everything known of the shuffle. */
@@ -67,24 +65,10 @@ final class MapOutputStore {
    * @throws PlacementUnavailable naming the first map missing or wrong
    */
   void checkComplete(int shuffleId, int numMaps, int numReducers) throws PlacementUnavailable {
-    Map<Integer, MapOutput> maps = outputs.getOrDefault(shuffleId, Map.of());
-    for (int m = 0; m < numMaps; m++) {
-      MapOutput out = maps.get(m);
-      if (out == null) {
-        throw new PlacementUnavailable(
-            "shuffle " + shuffleId + ": no size report for map " + m + " of " + numMaps);
-      }
-      if (out.bytesPerReducer() != null && out.bytesPerReducer().length != numReducers) {
-        throw new PlacementUnavailable(
-            "shuffle "
-                + shuffleId
-                + ": map "
-                + m
-                + " reported "
-                + out.bytesPerReducer().length
-                + " reducers, the stage has "
-                + numReducers);
-      }
+    MapOutputTotals totals = outputs.getOrDefault(shuffleId, new MapOutputTotals());
+    String why = totals.incomplete(numMaps, numReducers);
+    if (why != null) {
+      throw new PlacementUnavailable("shuffle " + shuffleId + ": " + why);
     }
   }
 
@@ -92,9 +76,14 @@ final class MapOutputStore {
    * Per flow of a coflow being built: the executor, shuffle and reducer it comes from and goes to.
    */
   static final class FlowOrigins {
+    /** The executors flows come from, each once. */
     final List<String> sources = new ArrayList<>();
-    final List<Integer> shuffles = new ArrayList<>();
-    final List<Integer> reducers = new ArrayList<>();
+
+    private final Map<String, Integer> sourceSlot = new HashMap<>();
+    private int[] source = new int[16];
+    private int[] shuffle = new int[16];
+    private int[] reducer = new int[16];
+    private int flows;
 
     /** The flows of unknown size: those from {@code knownFlows} on. */
     int knownFlows = -1;
@@ -102,23 +91,56 @@ final class MapOutputStore {
     /** Bytes assumed per flow of unknown size. */
     double assumed = ASSUMED_FLOW_BYTES;
 
+    void add(String executor, int shuffleId, int reduceId) {
+      if (flows == source.length) {
+        source = Arrays.copyOf(source, 2 * flows);
+        shuffle = Arrays.copyOf(shuffle, 2 * flows);
+        reducer = Arrays.copyOf(reducer, 2 * flows);
+      }
+      source[flows] =
+          sourceSlot.computeIfAbsent(
+              executor,
+              e -> {
+                sources.add(e);
+                return sources.size() - 1;
+              });
+      shuffle[flows] = shuffleId;
+      reducer[flows] = reduceId;
+      flows++;
+    }
+
+    /** Per flow, its executor as an index into {@link #sources}. */
+    int[] sourceOfFlow() {
+      return Arrays.copyOf(source, flows);
+    }
+
+    /** Per flow, the shuffle it belongs to. */
+    int[] shuffles() {
+      return Arrays.copyOf(shuffle, flows);
+    }
+
+    /** Per flow, the reducer (reduce partition) it goes to. */
+    int[] reducers() {
+      return Arrays.copyOf(reducer, flows);
+    }
+
     /** Per flow, whether its size is unknown; null when none is. */
     boolean[] unknownFlags() {
-      if (knownFlows < 0 || knownFlows == sources.size()) {
+      if (knownFlows < 0 || knownFlows == flows) {
         return null;
       }
-      boolean[] flags = new boolean[sources.size()];
+      boolean[] flags = new boolean[flows];
       Arrays.fill(flags, knownFlows, flags.length, true);
       return flags;
     }
   }
 
   /**
-   * The stage's coflow: one reducer of the model per task, and one flow per map output and reducer
-   * with bytes, going to the task that reads that reducer. The flows of map outputs without sizes
-   * come last, one per map output and reducer, each assumed as large as the flows of known size on
-   * average (see {@link #ASSUMED_FLOW_BYTES}). Every map output must be in ({@link
-   * #checkComplete}).
+   * The stage's coflow: one reducer of the model per task, and per executor holding map output and
+   * per reducer one flow with the bytes that executor holds for it, going to the task that reads
+   * that reducer. The flows of map outputs without sizes come last, one per executor holding any
+   * and reducer, each assumed as large as the flows of known size on average (see {@link
+   * #ASSUMED_FLOW_BYTES}). Every map output must be in ({@link #checkComplete}).
    *
    * @param id the coflow's id
    * @param origins filled with where each flow comes from and goes to
@@ -126,7 +148,6 @@ final class MapOutputStore {
   Coflow coflow(
       String id,
       int[] shuffleIds,
-      int[] numMaps,
       ReduceTaskRanges tasks,
       double now,
       HostIndex hosts,
@@ -143,23 +164,20 @@ final class MapOutputStore {
         origins.knownFlows = flows.size();
         origins.assumed = flows.isEmpty() ? ASSUMED_FLOW_BYTES : knownBytes / flows.size();
       }
-      for (int i = 0; i < shuffleIds.length; i++) {
-        Map<Integer, MapOutput> maps = outputs.get(shuffleIds[i]);
-        for (int m = 0; m < numMaps[i]; m++) {
-          MapOutput out = maps.get(m);
-          long[] bytes = out.bytesPerReducer();
-          if ((bytes != null) != sized) {
+      for (int shuffleId : shuffleIds) {
+        MapOutputTotals totals = outputs.getOrDefault(shuffleId, new MapOutputTotals());
+        for (String executor : totals.executors()) {
+          long[] bytes = sized ? totals.sizedBytes(executor) : null;
+          if (sized ? bytes == null : totals.unsizedMaps(executor) == 0) {
             continue;
           }
-          int src = hosts.indexOrSender(out.executorId());
+          int src = hosts.indexOrSender(executor);
           for (int t = 0; t < tasks.tasks(); t++) {
             for (int r = tasks.first(t); r < tasks.end(t); r++) {
               if (!sized || bytes[r] > 0) {
                 knownBytes += sized ? bytes[r] : 0;
                 flows.add(new Flow(src, t, sized ? bytes[r] : origins.assumed));
-                origins.sources.add(out.executorId());
-                origins.shuffles.add(shuffleIds[i]);
-                origins.reducers.add(r);
+                origins.add(executor, shuffleId, r);
               }
             }
           }

@@ -110,6 +110,13 @@ public interface ShuffleCoordinator {
   /** The shuffle is gone: drop everything about it. */
   void forget(int shuffleId);
 
+  /**
+   * How many shuffles this coordinator keeps something of (map output, a placement, a stage still
+   * fetching): what an application that runs job after job must see go back down as Spark drops its
+   * shuffles.
+   */
+  int shufflesHeld();
+
   /** Lines for the driver's log: what is fetching, or the coordinator's state. */
   List<String> status();
 }

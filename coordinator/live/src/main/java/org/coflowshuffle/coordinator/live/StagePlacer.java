@@ -9,6 +9,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.DoubleSupplier;
 import org.coflowshuffle.core.model.Coflow;
 import org.coflowshuffle.core.model.Fabric;
@@ -134,7 +135,7 @@ final class StagePlacer {
     }
     MapOutputStore.FlowOrigins origins = new MapOutputStore.FlowOrigins();
     Coflow coflow =
-        outputs.coflow("shuffle-" + name, shuffleIds, numMaps, tasks, now, hosts, origins, weight);
+        outputs.coflow("shuffle-" + name, shuffleIds, tasks, now, hosts, origins, weight);
     List<ActiveCoflow> active = new ArrayList<>();
     for (FetchingCoflow p : fetching.all()) {
       ActiveCoflow a = p.pinned(hosts, now, false);
@@ -175,12 +176,19 @@ final class StagePlacer {
             now,
             ids,
             origins.sources,
-            origins.shuffles.stream().mapToInt(Integer::intValue).toArray(),
-            origins.reducers.stream().mapToInt(Integer::intValue).toArray(),
+            origins.sourceOfFlow(),
+            origins.shuffles(),
+            origins.reducers(),
             tasks,
             origins.unknownFlags(),
             origins.assumed));
     return placement;
+  }
+
+  /** Adds the shuffles a placement is kept for. */
+  void addShuffles(Set<Integer> to) {
+    to.addAll(placements.keySet());
+    groups.keySet().forEach(to::addAll);
   }
 
   /** The shuffle is gone: so is every placement of a stage that read it. */

@@ -23,6 +23,11 @@ public enum ErrorCode {
    * application another connection registered.
    */
   NOT_ALLOWED,
+  /**
+   * The message would take the connection's state past the service's limit per client ({@code
+   * coflow.coordinator.maxEntriesPerClient}).
+   */
+  LIMIT,
   /** The server failed on a valid message; its log has the details. */
   INTERNAL
 }

@@ -148,6 +148,10 @@ public sealed interface Message {
    * out of the frame) when the client does not know them, for a shuffle that starts before its
    * sizes are measured. Such a map output's flows then end only with a {@link Progress} that says
    * {@code done}, or with their reducer's {@link ReducerDone}.
+   *
+   * <p>{@code alsoMaps}, when present, names further map tasks whose output is on the same
+   * executor, {@code bytes} then being the sizes of all of them added up: how a client that keeps
+   * its map outputs summed per executor reports them again to a coordinator that restarted.
    */
   record MapOutput(
       String app,
@@ -155,7 +159,8 @@ public sealed interface Message {
       int map,
       String host,
       String executor,
-      @JsonInclude(JsonInclude.Include.NON_NULL) long[] bytes)
+      @JsonInclude(JsonInclude.Include.NON_NULL) long[] bytes,
+      @JsonInclude(JsonInclude.Include.NON_NULL) int[] alsoMaps)
       implements OfApplication {
     public MapOutput {
       Checks.name("app", app);
@@ -169,11 +174,37 @@ public sealed interface Message {
         }
         bytes = bytes.clone();
       }
+      if (alsoMaps != null) {
+        for (int m : alsoMaps) {
+          Checks.notNegative("alsoMaps", m);
+        }
+        alsoMaps = alsoMaps.clone();
+      }
+    }
+
+    /** One map task's output. */
+    public MapOutput(String app, int shuffle, int map, String host, String executor, long[] bytes) {
+      this(app, shuffle, map, host, executor, bytes, null);
     }
 
     @Override
     public long[] bytes() {
       return bytes == null ? null : bytes.clone();
+    }
+
+    @Override
+    public int[] alsoMaps() {
+      return alsoMaps == null ? null : alsoMaps.clone();
+    }
+
+    /** Every map task this output is of: {@code map}, then {@code alsoMaps}. */
+    public int[] maps() {
+      int[] all = new int[1 + (alsoMaps == null ? 0 : alsoMaps.length)];
+      all[0] = map;
+      if (alsoMaps != null) {
+        System.arraycopy(alsoMaps, 0, all, 1, alsoMaps.length);
+      }
+      return all;
     }
   }
 

@@ -363,6 +363,25 @@ class LiveCoordinatorTest {
   }
 
   @Test
+  void modelsOneFlowPerExecutorAndReducerHoweverManyMapsRan() throws Exception {
+    LiveCoordinator c = coordinator("rpc");
+    for (int m = 0; m < 1000; m++) {
+      c.mapOutput(5, m, m % 3 == 0 ? "1" : "2", new long[] {1, 2, m % 2});
+    }
+    c.mapOutputs(5, new int[] {1000, 1001}, "1", new long[] {10, 10, 10}); // a summed replay
+    c.place(5, 1002, 3);
+    java.util.Set<Integer> flows = new java.util.TreeSet<>();
+    for (int r = 0; r < 3; r++) {
+      for (String e : new String[] {"1", "2"}) {
+        int[] ks = c.flowsOf(5, r, e);
+        assertEquals(1, ks.length, "reducer " + r + " from " + e);
+        flows.add(ks[0]);
+      }
+    }
+    assertEquals(java.util.Set.of(0, 1, 2, 3, 4, 5), flows, "six flows, not 3,006");
+  }
+
+  @Test
   void refusesWithAReasonUntilEveryMapReported() {
     LiveCoordinator c = coordinator("rpc");
     c.mapOutput(3, 0, "1", new long[] {10, 10});

@@ -7,10 +7,12 @@ package org.coflowshuffle.coordinator.server;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.DoubleSupplier;
 import java.util.stream.Collectors;
 import org.coflowshuffle.coordinator.live.ExecutorSlots;
@@ -69,6 +71,9 @@ final class ClusterScheduler {
     final Map<Integer, Message.RegisterShuffle> shuffles = new HashMap<>();
     final Map<String, String> executorHosts = new HashMap<>();
 
+    /** Per shuffle, the executors its map outputs and rate requests named. */
+    final Map<Integer, Set<String>> named = new HashMap<>();
+
     App(Peer owner) {
       this.owner = owner;
     }
@@ -80,13 +85,20 @@ final class ClusterScheduler {
   private final Map<AppShuffle, Integer> ids = new HashMap<>();
   private final Map<Integer, AppShuffle> byId = new HashMap<>();
 
+  /**
+   * Per connection, the entries of state kept for it ({@link CoordinatorConf#maxEntriesPerClient}):
+   * its applications, shuffles and executors, and per shuffle a reducer count per executor named.
+   */
+  private final Map<Peer, Long> held = new HashMap<>();
+
   /** Rate requests by shuffle; only shuffles whose rates changed are looked at after a decision. */
   private final Map<AppShuffle, Subscriptions> subscriptions = new LinkedHashMap<>();
 
   /** A rate request whose flow the coordinator does not know yet. */
-  private record Waiting(AppShuffle shuffle, FlowKey key, Subscription subscription) {}
+  private record Waiting(AppShuffle shuffle, FlowKey key) {}
 
-  private final List<Waiting> waiting = new ArrayList<>();
+  /** Rate requests waiting for their shuffle's placement; one per flow, the latest. */
+  private final Map<Waiting, Subscription> waiting = new LinkedHashMap<>();
 
   /** The rate requests of one shuffle and the version of its rates last looked at. */
   private static final class Subscriptions {
@@ -161,6 +173,7 @@ final class ClusterScheduler {
 
   /** A connection closed: its rate requests end, and the applications it registered are dropped. */
   void disconnected(Peer peer) {
+    held.remove(peer);
     subscriptions.values().forEach(subs -> subs.flows.values().removeIf(s -> s.peer == peer));
     for (Iterator<Map.Entry<String, App>> it = apps.entrySet().iterator(); it.hasNext(); ) {
       Map.Entry<String, App> e = it.next();
@@ -235,8 +248,10 @@ final class ClusterScheduler {
    * their reducers count as fetching in the decision about to be made.
    */
   private void resolveWaiting() {
-    for (Iterator<Waiting> it = waiting.iterator(); it.hasNext(); ) {
-      Waiting w = it.next();
+    for (Iterator<Map.Entry<Waiting, Subscription>> it = waiting.entrySet().iterator();
+        it.hasNext(); ) {
+      Map.Entry<Waiting, Subscription> e = it.next();
+      Waiting w = e.getKey();
       if (!ids.containsKey(w.shuffle())) {
         it.remove(); // the shuffle is gone
         continue;
@@ -245,8 +260,8 @@ final class ClusterScheduler {
       int[] flows =
           live.flowsOf(id, w.key().reducer(), executor(w.shuffle().app(), w.key().source()));
       if (flows != null) {
-        w.subscription().flows = flows;
-        live.fetching(id, w.key().reducer(), w.subscription().fetcher);
+        e.getValue().flows = flows;
+        live.fetching(id, w.key().reducer(), e.getValue().fetcher);
         it.remove();
       }
     }
@@ -311,7 +326,40 @@ final class ClusterScheduler {
   }
 
   private void registerApp(Peer from, Message.RegisterApp r) throws ProtocolException {
+    if (!apps.containsKey(r.app())) {
+      hold(from, 1);
+    }
     apps.computeIfAbsent(r.app(), a -> new App(from)).slotWait = r.localityWaitOrZero();
+  }
+
+  /**
+   * Counts {@code entries} more (or fewer, when negative) against the connection's limit.
+   *
+   * @throws ProtocolException {@link ErrorCode#LIMIT} when it would pass the limit; nothing counted
+   */
+  private void hold(Peer peer, long entries) throws ProtocolException {
+    long now = held.getOrDefault(peer, 0L) + entries;
+    if (entries > 0 && now > conf.maxEntriesPerClient()) {
+      throw new ProtocolException(
+          ErrorCode.LIMIT,
+          "this connection would hold "
+              + now
+              + " entries of state; the limit is "
+              + conf.maxEntriesPerClient()
+              + " ("
+              + CoordinatorConf.MAX_ENTRIES_PER_CLIENT.name()
+              + ")");
+    }
+    held.put(peer, now);
+  }
+
+  /** Notes that a message about the shuffle named an executor: its reducers' entries count. */
+  private void named(App a, Message.RegisterShuffle s, String executor) throws ProtocolException {
+    Set<String> named = a.named.computeIfAbsent(s.shuffle(), x -> new HashSet<>());
+    if (!named.contains(executor)) {
+      hold(a.owner, Math.max(1, s.reducers()));
+      named.add(executor);
+    }
   }
 
   private void registerShuffle(Message.RegisterShuffle r) throws ProtocolException {
@@ -319,6 +367,10 @@ final class ClusterScheduler {
     Message.RegisterShuffle known = a.shuffles.get(r.shuffle());
     if (known != null && !known.equals(r)) {
       forget(r.app(), r.shuffle());
+      a.shuffles.remove(r.shuffle());
+    }
+    if (!a.shuffles.containsKey(r.shuffle())) {
+      hold(a.owner, 1);
     }
     a.shuffles.put(r.shuffle(), r);
     ids.computeIfAbsent(
@@ -331,27 +383,33 @@ final class ClusterScheduler {
 
   private void mapOutput(Message.MapOutput r) throws ProtocolException {
     Message.RegisterShuffle s = shuffle(r.app(), r.shuffle());
-    if (r.map() >= s.maps()) {
-      throw new ProtocolException(
-          ErrorCode.OUT_OF_ORDER,
-          "map " + r.map() + " of shuffle " + r.shuffle() + ", which has " + s.maps() + " maps");
+    int[] maps = r.maps();
+    for (int m : maps) {
+      if (m >= s.maps()) {
+        throw new ProtocolException(
+            ErrorCode.OUT_OF_ORDER,
+            "map " + m + " of shuffle " + r.shuffle() + ", which has " + s.maps() + " maps");
+      }
     }
-    if (r.bytes() != null && r.bytes().length != s.reducers()) {
+    named(app(r.app()), s, r.executor());
+    long[] bytes = r.bytes();
+    if (bytes != null && bytes.length != s.reducers()) {
       throw new ProtocolException(
           ErrorCode.MALFORMED,
           "map output of shuffle "
               + r.shuffle()
               + " has "
-              + r.bytes().length
+              + bytes.length
               + " sizes; the shuffle has "
               + s.reducers()
               + " reducers");
     }
-    live.mapOutput(id(r.app(), r.shuffle()), r.map(), executor(r.app(), r.executor()), r.bytes());
+    live.mapOutputs(id(r.app(), r.shuffle()), maps, executor(r.app(), r.executor()), bytes);
   }
 
   private void executors(Message.Executors r) throws ProtocolException {
     App a = app(r.app());
+    hold(a.owner, (long) r.executors().size() - a.executorHosts.size());
     for (String gone : List.copyOf(a.executorHosts.keySet())) {
       live.executorRemoved(executor(r.app(), gone));
     }
@@ -416,7 +474,7 @@ final class ClusterScheduler {
   }
 
   private void subscribe(Peer from, Message.RateRequest r) throws ProtocolException {
-    shuffle(r.app(), r.shuffle());
+    named(app(r.app()), shuffle(r.app(), r.shuffle()), r.source());
     int id = id(r.app(), r.shuffle());
     String fetcher = executor(r.app(), r.fetcher());
     String source = executor(r.app(), r.source());
@@ -429,12 +487,19 @@ final class ClusterScheduler {
     live.fetching(id, r.reducer(), fetcher); // decided with every other request queued
     s.flows = live.flowsOf(id, r.reducer(), source);
     if (s.flows == null && live.ratesVersion(id) < 0) {
-      waiting.add(new Waiting(as, key, s)); // asked before its shuffle was placed
+      waiting.put(new Waiting(as, key), s); // asked before its shuffle was placed
     }
     newSubscriptions = true;
   }
 
   private void forget(String app, int shuffle) {
+    App a = apps.get(app);
+    Message.RegisterShuffle s = a == null ? null : a.shuffles.get(shuffle);
+    if (s != null) {
+      Set<String> named = a.named.remove(shuffle);
+      long entries = 1 + (named == null ? 0 : (long) named.size() * Math.max(1, s.reducers()));
+      held.computeIfPresent(a.owner, (p, n) -> n - entries);
+    }
     Integer id = ids.remove(new AppShuffle(app, shuffle));
     if (id != null) {
       byId.remove(id);

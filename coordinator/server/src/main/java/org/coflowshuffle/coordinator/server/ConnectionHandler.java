@@ -36,6 +36,9 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<Message> imple
   private volatile String client;
   private boolean closing;
 
+  /** Rate pushes held while the client does not read; event loop only. */
+  private final HeldRates heldRates = new HeldRates();
+
   ConnectionHandler(CoordinatorServer server, Secrets secrets) {
     this.server = server;
     this.secrets = secrets;
@@ -164,9 +167,40 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<Message> imple
             });
   }
 
+  /** Queues a message; rate pushes wait, merged, while the client does not read what it is sent. */
   @Override
   public void send(Message m) {
-    channel.writeAndFlush(m, channel.voidPromise());
+    if (m instanceof Message.Rates r) {
+      channel.eventLoop().execute(() -> push(r));
+    } else {
+      channel.writeAndFlush(m, channel.voidPromise());
+    }
+  }
+
+  private void push(Message.Rates r) {
+    heldRates.add(r);
+    writeHeldRates();
+  }
+
+  private void writeHeldRates() {
+    while (!heldRates.isEmpty() && channel.isWritable()) {
+      channel.writeAndFlush(heldRates.next(), channel.voidPromise());
+    }
+  }
+
+  /**
+   * Backpressure: while what this client was sent piles up unread, the server stops reading from it
+   * (so its requests cannot make more answers pile up) and holds its rate pushes back; both resume
+   * once it reads. A client that stays that way goes silent and is closed at the client timeout.
+   */
+  @Override
+  public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+    boolean writable = ctx.channel().isWritable();
+    ctx.channel().config().setAutoRead(writable);
+    if (writable) {
+      writeHeldRates();
+    }
+    ctx.fireChannelWritabilityChanged();
   }
 
   @Override

@@ -35,6 +35,7 @@ import org.coflowshuffle.core.scheme.Schemes;
  *     traffic the host reports
  * @param ioThreads Netty event-loop threads
  * @param rateTolerance the least relative change of a flow's rate that is pushed to its fetcher
+ * @param maxEntriesPerClient most entries of state the service keeps for one connection
  */
 public record CoordinatorConf(
     int port,
@@ -51,7 +52,8 @@ public record CoordinatorConf(
     double clientTimeoutSeconds,
     double minAvailableFraction,
     int ioThreads,
-    double rateTolerance) {
+    double rateTolerance,
+    int maxEntriesPerClient) {
 
   static final String SINCE = "0.1.0";
 
@@ -196,6 +198,19 @@ public record CoordinatorConf(
             return v;
           });
 
+  public static final ConfigKey<Integer> MAX_ENTRIES_PER_CLIENT =
+      ConfigKey.integer(
+          "coflow.coordinator.maxEntriesPerClient",
+          20_000_000,
+          1,
+          Integer.MAX_VALUE,
+          SINCE,
+          "Most state the service keeps for one connection, in entries: one per application,"
+              + " shuffle and executor it registered, and per shuffle one per reducer and executor"
+              + " its map outputs and rate requests name (a size or a subscription each, ~8 to"
+              + " 100 bytes). A message past it is refused with LIMIT and the connection closed;"
+              + " that driver's jobs then run with Spark's placement and unpaced fetches.");
+
   /** Every key, in the order the reference lists them. */
   public static final List<ConfigKey<?>> KEYS =
       List.of(
@@ -216,7 +231,8 @@ public record CoordinatorConf(
           CLIENT_TIMEOUT,
           MIN_AVAILABLE,
           IO_THREADS,
-          RATE_TOLERANCE);
+          RATE_TOLERANCE,
+          MAX_ENTRIES_PER_CLIENT);
 
   public CoordinatorConf {
     hostBandwidth = Map.copyOf(hostBandwidth);
@@ -284,7 +300,8 @@ public record CoordinatorConf(
         CLIENT_TIMEOUT.read(settings),
         MIN_AVAILABLE.read(settings),
         IO_THREADS.read(settings),
-        RATE_TOLERANCE.read(settings));
+        RATE_TOLERANCE.read(settings),
+        MAX_ENTRIES_PER_CLIENT.read(settings));
   }
 
   /** The defaults, with the given ports (tests and benchmarks use 0 for free ports). */

@@ -9,8 +9,10 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.nio.NioIoHandler;
@@ -84,6 +86,11 @@ public final class CoordinatorServer implements AutoCloseable {
           new ServerBootstrap()
               .group(boss, workers)
               .channel(NioServerSocketChannel.class)
+              // What a client is sent and has not read: past 1 MiB, it is read no more until it
+              // catches up (see ConnectionHandler#channelWritabilityChanged).
+              .childOption(
+                  ChannelOption.WRITE_BUFFER_WATER_MARK,
+                  new WriteBufferWaterMark(256 * 1024, 1024 * 1024))
               .childHandler(
                   new ChannelInitializer<SocketChannel>() {
                     @Override

@@ -162,6 +162,52 @@ class ClusterSchedulerTest {
   }
 
   @Test
+  void aConnectionPastItsLimitIsRefusedAndWhatItFreesCountsAgain() throws ProtocolException {
+    ClusterScheduler small =
+        new ClusterScheduler(
+            CoordinatorConf.from(
+                Map.of(
+                    CoordinatorConf.PORT.name(), "0",
+                    CoordinatorConf.HTTP_PORT.name(), "0",
+                    CoordinatorConf.MAX_ENTRIES_PER_CLIENT.name(), "25")),
+            () -> now);
+    RecordingPeer a = new RecordingPeer("a");
+    RecordingPeer b = new RecordingPeer("b");
+    small.handle(a, new Message.RegisterApp("app")); // 1
+    small.handle(a, new Message.RegisterShuffle("app", 0, 4, 10)); // 2
+    small.handle(a, new Message.MapOutput("app", 0, 0, "h1", "1", new long[10])); // 12
+    small.handle(a, new Message.MapOutput("app", 0, 1, "h1", "1", new long[10])); // same executor
+    small.handle(a, new Message.RateRequest("app", 0, 3, "2", "1")); // 22
+    ProtocolException e =
+        assertThrows(
+            ProtocolException.class,
+            () -> small.handle(a, new Message.MapOutput("app", 0, 2, "h3", "3", new long[10])));
+    assertEquals(ErrorCode.LIMIT, e.code());
+    assertTrue(
+        e.getMessage().contains("32 entries") && e.getMessage().contains("maxEntriesPerClient"),
+        e.getMessage());
+    small.handle(b, new Message.RegisterApp("other")); // another connection counts on its own
+    small.handle(a, new Message.UnregisterShuffle("app", 0)); // frees 21
+    small.handle(a, new Message.RegisterShuffle("app", 1, 4, 10)); // 2
+    small.handle(a, new Message.MapOutput("app", 1, 0, "h3", "3", new long[10])); // 12
+    small.handle(a, new Message.MapOutput("app", 1, 1, "h4", "4", new long[10])); // 22
+    small.handle(a, new Message.RegisterShuffle("app", 2, 1, 1)); // 23
+    List<Message.ExecutorInfo> three =
+        List.of(
+            new Message.ExecutorInfo("1", "h1", 1),
+            new Message.ExecutorInfo("2", "h2", 1),
+            new Message.ExecutorInfo("3", "h3", 1));
+    assertEquals(
+        ErrorCode.LIMIT,
+        assertThrows(
+                ProtocolException.class,
+                () -> small.handle(a, new Message.Executors("app", three))) // 26
+            .code());
+    small.disconnected(a);
+    small.handle(a, new Message.RegisterApp("again")); // a closed connection's count is gone
+  }
+
+  @Test
   void aConnectionActsOnlyOnTheApplicationsItRegistered() throws ProtocolException {
     RecordingPeer owner = new RecordingPeer("owner");
     RecordingPeer intruder = new RecordingPeer("intruder");

@@ -1,0 +1,120 @@
+/*
+ * Copyright The coflow-shuffle Authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package org.coflowshuffle.cli.spark.app;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.File;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
+import org.apache.spark.SparkEnv;
+import org.apache.spark.api.java.JavaPairRDD;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.sql.SparkSession;
+import org.coflowshuffle.spark.driver.CoflowDriverPlugin;
+import org.coflowshuffle.spark.executor.PacedFetchInstaller;
+import scala.Tuple2;
+
+/**
+ * Many small jobs in one SparkContext, each reading two shuffles twice (so that Spark skips a stage
+ * the second time), as a long-running application (a notebook, a streaming or SQL server) runs
+ * them: every {@code every} jobs it lets Spark drop the shuffles no longer referenced (a
+ * collection, so that Spark's {@code ContextCleaner} unregisters them) and counts what the driver
+ * and each executor hold: threads, open file descriptors (sockets included), and the plugin's own
+ * collections.
+ *
+ * <p>Usage: {@code RepeatedJobsApp RESULT_JSON JOBS EVERY}. The JSON holds {@code samples}, one per
+ * count: {@code job}, {@code driver} and {@code executors} (per executor id), each with {@code
+ * threads}, {@code fds} and the plugin's parts; and {@code results}, whether every job's answer was
+ * right.
+ */
+public final class RepeatedJobsApp {
+
+  private static final int KEYS = 7;
+
+  private RepeatedJobsApp() {}
+
+  public static void main(String[] args) throws Exception {
+    int jobs = Integer.parseInt(args[1]);
+    int every = Integer.parseInt(args[2]);
+    SparkSession spark = SparkSession.builder().getOrCreate();
+    JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+    ObjectNode out = new ObjectMapper().createObjectNode();
+    out.put("applicationId", sc.sc().applicationId());
+    ArrayNode samples = out.putArray("samples");
+    boolean right = true;
+    List<Integer> ids = IntStream.range(0, 2000).boxed().toList();
+    for (int job = 1; job <= jobs; job++) {
+      // Two shuffles, read twice: the second time Spark skips the stage between them.
+      JavaPairRDD<Integer, Integer> counts =
+          sc.parallelize(ids, 4)
+              .mapToPair(i -> new Tuple2<>(i % (2 * KEYS), 1))
+              .reduceByKey(Integer::sum, 3)
+              .mapToPair(t -> new Tuple2<>(t._1() % KEYS, t._2()))
+              .reduceByKey(Integer::sum, 2);
+      for (int read = 0; read < 2; read++) {
+        Map<Integer, Integer> got = counts.collectAsMap();
+        right &= got.size() == KEYS && got.values().stream().mapToInt(c -> c).sum() == ids.size();
+      }
+      if (job % every == 0) {
+        samples.add(sample(sc, job));
+      }
+    }
+    out.put("results", right);
+    new ObjectMapper().writeValue(new File(args[0]), out);
+    spark.stop();
+  }
+
+  /** Counts, after letting Spark drop the shuffles nothing references any more. */
+  private static ObjectNode sample(JavaSparkContext sc, int job) throws Exception {
+    for (int i = 0; i < 3; i++) {
+      System.gc(); // the ContextCleaner unregisters a shuffle once its dependency is collected
+      Thread.sleep(500);
+    }
+    ObjectNode s = new ObjectMapper().createObjectNode();
+    s.put("job", job);
+    ObjectNode driver = s.putObject("driver");
+    counts(CoflowDriverPlugin.footprint()).forEach(driver::put);
+    int slots = 2 * sc.sc().getExecutorIds().size() + 2;
+    List<Tuple2<String, Map<String, Integer>>> perTask =
+        sc.parallelize(IntStream.range(0, slots).boxed().toList(), slots)
+            .map(i -> new Tuple2<>(SparkEnv.get().executorId(), counts(footprintHere())))
+            .collect();
+    ObjectNode executors = s.putObject("executors");
+    for (Tuple2<String, Map<String, Integer>> t : perTask) {
+      ObjectNode e = executors.putObject(t._1());
+      t._2().forEach(e::put);
+    }
+    return s;
+  }
+
+  private static Map<String, Integer> footprintHere() {
+    return PacedFetchInstaller.footprint();
+  }
+
+  /** {@code parts} with this JVM's live threads and open file descriptors. */
+  private static Map<String, Integer> counts(Map<String, Integer> parts) {
+    Map<String, Integer> all = new TreeMap<>(parts);
+    all.put("threads", ManagementFactory.getThreadMXBean().getThreadCount());
+    all.put("fds", openFiles());
+    return all;
+  }
+
+  private static int openFiles() {
+    try (Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
+      return (int) fds.count();
+    } catch (IOException e) {
+      return -1;
+    }
+  }
+}

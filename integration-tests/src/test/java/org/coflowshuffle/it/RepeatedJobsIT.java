@@ -1,0 +1,94 @@
+/*
+ * Copyright The coflow-shuffle Authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package org.coflowshuffle.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.coflowshuffle.cli.spark.app.RepeatedJobsApp;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A long-running application: 100 small jobs in one SparkContext with the plugin, on {@code
+ * local-cluster} by {@code spark-submit}. What the driver and the executors hold (threads, open
+ * file descriptors, the plugin's collections) does not grow from job to job.
+ */
+class RepeatedJobsIT {
+
+  private static final int JOBS = 100;
+  private static final int EVERY = 10;
+
+  /** Threads and descriptors may move by a few (Spark's own pools settle); they may not grow. */
+  private static final int THREAD_SLACK = 4;
+
+  private static final int FD_SLACK = 10;
+
+  @Test
+  void aHundredJobsInOneContextLeaveNothingGrowing() throws Exception {
+    DifferentialRuns runs = DifferentialRuns.get();
+    Path result = runs.work.resolve("repeated-jobs.json");
+    runs.submit(
+        RepeatedJobsApp.class.getName(),
+        "repeated-jobs",
+        DifferentialRuns.plugin(
+            Map.of(
+                "spark.ui.enabled", "false",
+                // as on a real cluster: fetches cross the network, through the paced transport
+                "spark.shuffle.readHostLocalDisk", "false")),
+        true,
+        List.of(result.toString(), String.valueOf(JOBS), String.valueOf(EVERY)));
+    JsonNode run = new ObjectMapper().readTree(result.toFile());
+    assertTrue(run.get("results").asBoolean(), "every job's answer was right");
+    JsonNode samples = run.get("samples");
+    assertEquals(JOBS / EVERY, samples.size());
+    JsonNode early = samples.get(1); // after 20 jobs: Spark's pools have started
+    JsonNode last = samples.get(samples.size() - 1);
+
+    JsonNode d0 = early.get("driver");
+    JsonNode d1 = last.get("driver");
+    for (String part :
+        List.of("coordinatorShuffles", "placerShuffles", "listenerStages", "pacedEndpoints")) {
+      assertTrue(d1.has(part), "the plugin ran in the driver: " + d1);
+      assertTrue(
+          d1.get(part).asInt() <= Math.max(d0.get(part).asInt(), 6),
+          "driver " + part + " grew: " + d0 + " then " + d1);
+    }
+    assertTrue(d1.get("listenerStages").asInt() <= 2, "skipped stages are dropped: " + d1);
+    assertNotGrowing("driver", d0, d1);
+
+    JsonNode e0 = early.get("executors");
+    JsonNode e1 = last.get("executors");
+    assertEquals(2, e1.size(), "both executors answered: " + e1);
+    e1.fieldNames()
+        .forEachRemaining(
+            id -> {
+              JsonNode before = e0.get(id);
+              JsonNode after = e1.get(id);
+              assertTrue(after.has("pacedConnections"), "paced fetch installed: " + after);
+              assertEquals(0, after.get("activeFlows").asInt(), "no flow left open: " + after);
+              assertEquals(0, after.get("unpacedShuffles").asInt(), after.toString());
+              assertTrue(
+                  after.get("pacedConnections").asInt()
+                      <= Math.max(2, before.get("pacedConnections").asInt()),
+                  "executor " + id + " paced connections grew: " + before + " then " + after);
+              assertNotGrowing("executor " + id, before, after);
+            });
+    assertTrue(runs.pacedBytes(run) > 0, "the jobs' remote blocks were fetched paced");
+  }
+
+  private static void assertNotGrowing(String who, JsonNode before, JsonNode after) {
+    assertTrue(
+        after.get("threads").asInt() <= before.get("threads").asInt() + THREAD_SLACK,
+        who + " threads grew: " + before + " then " + after);
+    assertTrue(
+        after.get("fds").asInt() <= before.get("fds").asInt() + FD_SLACK,
+        who + " file descriptors grew: " + before + " then " + after);
+  }
+}
