@@ -4,6 +4,7 @@
  */
 package org.coflowshuffle.yarn;
 
+import java.io.File;
 import java.nio.ByteBuffer;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.yarn.server.api.ApplicationInitializationContext;
@@ -39,14 +40,20 @@ public final class CoflowShuffleService extends AuxiliaryService {
   @Override
   protected void serviceInit(Configuration conf) throws Exception {
     try {
-      servers = ShuffleServers.start(ShuffleServiceConf.from(conf), conf);
+      ShuffleServiceConf c = ShuffleServiceConf.from(conf);
+      File recovery =
+          getRecoveryPath() == null ? null : new File(getRecoveryPath().toUri().getPath());
+      servers = ShuffleServers.start(c, conf, recovery);
       LOG.info(
-          "coflow shuffle service: Spark's protocol on port {}, paced fetches on port {}, {}",
+          "coflow shuffle service: Spark's protocol on port {}, paced fetches on port {}, {}, {}",
           servers.sparkPort(),
           servers.pacedPort(),
           servers.authenticates()
               ? "each application authenticated with its own secret"
-              : "no authentication (spark.authenticate is off)");
+              : "no authentication (spark.authenticate is off)",
+          recovery == null
+              ? "no recovery (yarn.nodemanager.recovery.enabled is off)"
+              : "registrations kept in " + recovery + " (" + c.dbBackend() + ")");
     } catch (Exception | LinkageError e) {
       // Read on its own: a bad value elsewhere in the settings must not hide this one.
       if (ShuffleServiceConf.stopOnFailure(conf)) {

@@ -4,6 +4,8 @@
  */
 package org.coflowshuffle.yarn;
 
+import java.io.File;
+import java.io.IOException;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.network.TransportContext;
@@ -30,6 +32,7 @@ final class ShuffleServers implements AutoCloseable {
   private final PacedBlockServer paced;
   private final int pacedPort;
   private final ShuffleSecretManager secrets; // null: no authentication
+  private final SecretStore kept; // null: no recovery or no authentication
 
   private ShuffleServers(
       ExternalBlockHandler handler,
@@ -37,30 +40,46 @@ final class ShuffleServers implements AutoCloseable {
       TransportServer spark,
       PacedBlockServer paced,
       int pacedPort,
-      ShuffleSecretManager secrets) {
+      ShuffleSecretManager secrets,
+      SecretStore kept) {
     this.handler = handler;
     this.context = context;
     this.spark = spark;
     this.paced = paced;
     this.pacedPort = pacedPort;
     this.secrets = secrets;
+    this.kept = kept;
   }
+
+  /** The executors' registrations in the recovery directory, before the backend's suffix. */
+  static final String REGISTRATIONS = "registeredExecutors";
 
   /**
    * Starts both servers on every address of this host.
    *
-   * @throws Exception when a port is taken (Spark's server wraps that in a RuntimeException);
-   *     nothing stays open
+   * @param recovery the NodeManager's recovery directory for this service, or null when recovery is
+   *     off: with one, executors' registrations and applications' secrets are kept there (Spark's
+   *     database code) and read back, so a restarted NodeManager serves what it served
+   * @throws Exception when a port is taken (Spark's server wraps that in a RuntimeException), or
+   *     the recovery database cannot be opened; nothing stays open
    */
-  static ShuffleServers start(ShuffleServiceConf c, Configuration hadoop) throws Exception {
+  static ShuffleServers start(ShuffleServiceConf c, Configuration hadoop, File recovery)
+      throws Exception {
     TransportConf transport = ShuffleServiceConf.transportConf(hadoop);
-    // No recovery file: executors register again when a NodeManager restarts.
-    ExternalBlockHandler handler = new ExternalBlockHandler(transport, null);
+    ExternalBlockHandler handler =
+        new ExternalBlockHandler(
+            transport,
+            recovery == null ? null : new File(recovery, c.dbBackend().fileName(REGISTRATIONS)));
     TransportContext context = new TransportContext(transport, handler, true);
     ShuffleSecretManager secrets = c.authenticate() ? new ShuffleSecretManager() : null;
+    SecretStore kept = null;
     TransportServer spark = null;
     PacedBlockServer paced = null;
     try {
+      if (secrets != null && recovery != null) {
+        kept = SecretStore.open(recovery, c.dbBackend());
+        kept.load().forEach(secrets::registerApp);
+      }
       spark =
           context.createServer(
               c.sparkPort(),
@@ -71,8 +90,11 @@ final class ShuffleServers implements AutoCloseable {
               ShuffleServiceConf.transportConf(hadoop, c.threads()),
               secrets);
       int port = paced.start("0.0.0.0", c.pacedPort());
-      return new ShuffleServers(handler, context, spark, paced, port, secrets);
+      return new ShuffleServers(handler, context, spark, paced, port, secrets, kept);
     } catch (Exception e) {
+      if (kept != null) {
+        kept.close();
+      }
       if (paced != null) {
         paced.close();
       }
@@ -101,12 +123,18 @@ final class ShuffleServers implements AutoCloseable {
   /** Lets the application that holds {@code secret} connect as {@code appId} (authenticating). */
   void applicationAdded(String appId, String secret) {
     secrets.registerApp(appId, secret);
+    if (kept != null) {
+      kept.put(appId, secret);
+    }
   }
 
   /** Forgets an application's executors, and its secret; YARN deletes its directories itself. */
   void applicationRemoved(String appId) {
     if (secrets != null) {
       secrets.unregisterApp(appId);
+    }
+    if (kept != null) {
+      kept.remove(appId);
     }
     handler.applicationRemoved(appId, false);
   }
@@ -117,5 +145,12 @@ final class ShuffleServers implements AutoCloseable {
     spark.close();
     context.close();
     handler.close();
+    if (kept != null) {
+      try {
+        kept.close();
+      } catch (IOException e) {
+        // closing: the database was written as it went
+      }
+    }
   }
 }

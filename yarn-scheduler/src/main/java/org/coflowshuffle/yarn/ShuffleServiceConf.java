@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.spark.network.shuffledb.DBBackend;
 import org.apache.spark.network.util.ConfigProvider;
 import org.apache.spark.network.util.TransportConf;
 import org.coflowshuffle.config.ConfigKey;
@@ -23,9 +24,15 @@ import org.coflowshuffle.config.ConfigKey;
  * @param threads event-loop threads sending paced blocks
  * @param stopOnFailure whether a failure to start fails the NodeManager
  * @param authenticate whether Spark's protocol authenticates each application with its secret
+ * @param dbBackend the database that keeps registrations and secrets across NodeManager restarts
  */
 public record ShuffleServiceConf(
-    int sparkPort, int pacedPort, int threads, boolean stopOnFailure, boolean authenticate) {
+    int sparkPort,
+    int pacedPort,
+    int threads,
+    boolean stopOnFailure,
+    boolean authenticate,
+    DBBackend dbBackend) {
 
   static final String SINCE = "0.1.0";
 
@@ -74,9 +81,22 @@ public record ShuffleServiceConf(
               + " shuffle service does; the paced port too, serving an application only its own"
               + " blocks. `spark.network.crypto.enabled` here encrypts both (docs/security.md).");
 
+  public static final ConfigKey<DBBackend> DB_BACKEND =
+      ConfigKey.of(
+          "spark.shuffle.service.db.backend",
+          "string",
+          "ROCKSDB",
+          SINCE,
+          "With `yarn.nodemanager.recovery.enabled`, the database (`ROCKSDB` or `LEVELDB`) in the"
+              + " NodeManager's recovery directory where executors' registrations and"
+              + " applications' secrets outlive a NodeManager restart, as with Spark's YARN shuffle"
+              + " service: the node serves the files it served before, and no map output is"
+              + " recomputed. Without recovery nothing is kept.",
+          s -> DBBackend.byName(s.trim()));
+
   /** Every key, in the order the reference lists them. */
   public static final List<ConfigKey<?>> KEYS =
-      List.of(SPARK_PORT, PACED_PORT, THREADS, STOP_ON_FAILURE, AUTHENTICATE);
+      List.of(SPARK_PORT, PACED_PORT, THREADS, STOP_ON_FAILURE, AUTHENTICATE, DB_BACKEND);
 
   public ShuffleServiceConf {
     SPARK_PORT.check(sparkPort);
@@ -96,7 +116,8 @@ public record ShuffleServiceConf(
         PACED_PORT.read(settings),
         THREADS.read(settings),
         STOP_ON_FAILURE.read(settings),
-        AUTHENTICATE.read(settings));
+        AUTHENTICATE.read(settings),
+        DB_BACKEND.read(settings));
   }
 
   /** Whether a failure to start must fail the NodeManager, read alone (other keys may be bad). */

@@ -20,6 +20,7 @@ import org.apache.hadoop.yarn.api.records.ApplicationId;
 import org.apache.hadoop.yarn.server.api.ApplicationTerminationContext;
 import org.apache.spark.network.shuffle.ExternalBlockStoreClient;
 import org.apache.spark.network.shuffle.protocol.ExecutorShuffleInfo;
+import org.apache.spark.network.shuffledb.DBBackend;
 import org.apache.spark.network.util.MapConfigProvider;
 import org.apache.spark.network.util.TransportConf;
 import org.coflowshuffle.config.ConfigDocs;
@@ -115,7 +116,11 @@ class CoflowShuffleServiceTest {
     assertTrue(e.getMessage().contains("coflow.shuffle.service.port=seven"), e.getMessage());
     assertThrows(
         IllegalArgumentException.class,
-        () -> new ShuffleServiceConf(7337, 70_000, 2, false, false));
+        () -> new ShuffleServiceConf(7337, 70_000, 2, false, false, DBBackend.ROCKSDB));
+    Configuration db = conf(0, true);
+    db.set(ShuffleServiceConf.DB_BACKEND.name(), "sqlite");
+    e = assertThrows(RuntimeException.class, () -> new CoflowShuffleService().init(db));
+    assertTrue(e.getMessage().contains("spark.shuffle.service.db.backend=sqlite"), e.getMessage());
   }
 
   /**
