@@ -211,6 +211,10 @@ public final class PacedFetchClient implements AutoCloseable {
     client.send(Frame.rate(HEAP, flowId, bytesPerSecond).nioBuffer());
   }
 
+  /**
+   * What the sender pushed. A message that does not parse, or of an unknown type, fails every fetch
+   * of the connection and closes it: after it, nothing on the connection can be trusted.
+   */
   private void onMessage(ByteBuf message) {
     lastHeard = System.nanoTime();
     if (body != null) {
@@ -219,30 +223,36 @@ public final class PacedFetchClient implements AutoCloseable {
       p.sink().accept(message);
       return;
     }
-    byte type = message.readByte();
-    if (type == Frame.ALIVE) {
-      return; // only that the sender lives
-    }
-    long id = message.readLong();
-    Pending p = pending.get(id);
-    switch (type) {
-      case Frame.DATA -> body = p != null ? p : new Pending(new CompletableFuture<>(), b -> {});
-      case Frame.END -> {
-        if (p != null) {
-          pending.remove(id);
-          p.done().complete(message.readLong());
-        }
+    try {
+      byte type = message.readByte();
+      if (type == Frame.ALIVE) {
+        return; // only that the sender lives
       }
-      case Frame.ERROR -> {
-        String text = Frame.readString(message);
-        if (p != null) {
-          pending.remove(id);
-          p.done().completeExceptionally(new IOException(text));
-        } else {
-          failAll(new IOException(text)); // about no fetch of ours: the connection's end
+      long id = message.readLong();
+      Pending p = pending.get(id);
+      switch (type) {
+        case Frame.DATA -> body = p != null ? p : new Pending(new CompletableFuture<>(), b -> {});
+        case Frame.END -> {
+          long total = message.readLong();
+          if (p != null) {
+            pending.remove(id);
+            p.done().complete(total);
+          }
         }
+        case Frame.ERROR -> {
+          String text = Frame.readString(message);
+          if (p != null) {
+            pending.remove(id);
+            p.done().completeExceptionally(new IOException(text));
+          } else {
+            failAll(new IOException(text)); // about no fetch of ours: the connection's end
+          }
+        }
+        default -> throw new IllegalArgumentException("unknown message type " + type);
       }
-      default -> failAll(new IOException("unknown message type " + type + " from the sender"));
+    } catch (RuntimeException e) {
+      failAll(new IOException("malformed message from " + server + ": " + e.getMessage()));
+      client.getChannel().close();
     }
   }
 

@@ -11,6 +11,7 @@ import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.socket.DuplexChannel;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
@@ -39,6 +40,15 @@ import org.apache.spark.network.util.TransportConf;
  */
 final class SenderHandler extends RpcHandler {
 
+  /**
+   * Most blocks queued and flows known on one connection: a client fetches one flow per connection,
+   * its blocks a handful of map outputs at a time; past these a connection is refused as malformed,
+   * so that no client holds the server's memory without bound.
+   */
+  static final int MAX_QUEUED = 10_000;
+
+  static final int MAX_FLOWS = 1_024;
+
   private final BlockSource source;
   private final TransportConf conf;
   private final StreamManager streams = new OneForOneStreamManager();
@@ -53,20 +63,25 @@ final class SenderHandler extends RpcHandler {
 
   /**
    * A FETCH comes as an RPC, so that a client Spark's authentication turns away hears why (Spark
-   * answers a one-way message on an unauthenticated connection with nothing). It is acknowledged at
-   * once; its bytes, end or error follow as one-way messages.
+   * answers a one-way message on an unauthenticated connection with nothing). It is acknowledged
+   * first; its bytes, end or error follow as one-way messages.
    */
   @Override
   public void receive(TransportClient client, ByteBuffer message, RpcResponseCallback callback) {
-    receive(client, message);
-    callback.onSuccess(ByteBuffer.allocate(0));
+    Connection c = connection(client);
+    if (!c.refused) { // a refused connection answers nothing more: it is closing
+      callback.onSuccess(ByteBuffer.allocate(0));
+      c.receive(Unpooled.wrappedBuffer(message));
+    }
   }
 
   @Override
   public void receive(TransportClient client, ByteBuffer message) {
-    connections
-        .computeIfAbsent(client.getChannel(), c -> new Connection(client))
-        .receive(Unpooled.wrappedBuffer(message));
+    connection(client).receive(Unpooled.wrappedBuffer(message));
+  }
+
+  private Connection connection(TransportClient client) {
+    return connections.computeIfAbsent(client.getChannel(), c -> new Connection(client));
   }
 
   @Override
@@ -106,6 +121,9 @@ final class SenderHandler extends RpcHandler {
     private ScheduledFuture<?> wakeUp;
     private boolean sentSinceAlive;
 
+    /** Refused after a malformed message: what else comes is read and dropped until it closes. */
+    private boolean refused;
+
     Connection(TransportClient client) {
       this.client = client;
       this.channel = client.getChannel();
@@ -139,6 +157,9 @@ final class SenderHandler extends RpcHandler {
     }
 
     void receive(ByteBuf message) {
+      if (refused) {
+        return;
+      }
       long requestId = -1;
       try {
         byte type = message.readByte();
@@ -158,8 +179,16 @@ final class SenderHandler extends RpcHandler {
               channel.flush();
               return; // an unknown block is the caller's problem, not the connection's
             }
+            if (queue.size() >= MAX_QUEUED) {
+              throw new IllegalArgumentException(
+                  "more than " + MAX_QUEUED + " blocks queued on one connection");
+            }
             Pacer pacer = pacers.get(flow);
             long now = System.nanoTime();
+            if (pacer == null && pacers.size() >= MAX_FLOWS) {
+              throw new IllegalArgumentException(
+                  "more than " + MAX_FLOWS + " flows on one connection");
+            }
             if (pacer == null) {
               pacers.put(flow, pacer = new Pacer(rate, now));
             } else if (pacer.rate() != rate) {
@@ -184,10 +213,31 @@ final class SenderHandler extends RpcHandler {
           default -> throw new IllegalArgumentException("unknown message type " + type);
         }
       } catch (RuntimeException e) { // malformed: say what, then close
-        write(Frame.error(channel.alloc(), requestId, "bad message: " + e.getMessage()))
-            .addListener(ChannelFutureListener.CLOSE);
-        channel.flush();
+        refuse(requestId, "bad message: " + e.getMessage());
       }
+    }
+
+    /**
+     * Sends the error, then ends the connection gracefully: its sending side first, so the client
+     * reads the error before the end (closing outright with the client's next messages unread would
+     * reset the connection, and a reset can discard the error before the client reads it); the rest
+     * after the client closed, or two seconds.
+     */
+    private void refuse(long requestId, String why) {
+      refused = true;
+      stop();
+      write(Frame.error(channel.alloc(), requestId, why))
+          .addListener(
+              (ChannelFutureListener)
+                  f -> {
+                    if (channel instanceof DuplexChannel d) {
+                      d.shutdownOutput();
+                      channel.eventLoop().schedule(() -> channel.close(), 2, TimeUnit.SECONDS);
+                    } else {
+                      channel.close();
+                    }
+                  });
+      channel.flush();
     }
 
     /**

@@ -53,6 +53,14 @@ public final class Messages {
    */
   public record PacedTotal(String executorId, long bytes) implements Serializable {}
 
+  /**
+   * A reducer's flow from an executor left the paced transport (its sender failed or could not be
+   * reached): Spark's own client fetches the rest, so the coordinator no longer counts it among the
+   * flows it paces. Sent, no reply.
+   */
+  public record Unpaced(int shuffleId, int reducer, String sourceExecutor)
+      implements Serializable {}
+
   /** A reducer received {@code bytes} from an executor (what no ask carried). Sent, no reply. */
   public record Delivered(int shuffleId, int reducer, String sourceExecutor, long bytes)
       implements Serializable {}

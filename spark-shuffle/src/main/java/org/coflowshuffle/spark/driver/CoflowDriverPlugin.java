@@ -201,6 +201,12 @@ public final class CoflowDriverPlugin implements DriverPlugin {
       }
       return null; // sent one-way
     }
+    if (message instanceof Messages.Unpaced u) {
+      if (c != null) {
+        c.fetched(u.shuffleId(), u.reducer(), u.sourceExecutor());
+      }
+      return null; // sent one-way
+    }
     if (message instanceof Messages.PacedTotal t) {
       pacedTotals.merge(t.executorId(), t.bytes(), Math::max);
       return null; // sent one-way

@@ -145,6 +145,11 @@ public final class DriverLink {
     sendOneWay(d, "progress reports");
   }
 
+  /** A flow that left the paced transport; never waits. */
+  static void unpaced(Messages.Unpaced u) {
+    sendOneWay(u, "fallback reports");
+  }
+
   /** This executor's paced total, for the driver's figure; never waits. */
   static void pacedTotal(Messages.PacedTotal t) {
     sendOneWay(t, "paced totals");

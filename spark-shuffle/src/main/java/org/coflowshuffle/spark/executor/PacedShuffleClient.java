@@ -295,11 +295,12 @@ final class PacedShuffleClient extends BlockStoreClient {
             try {
               start(target, shuffle, reducers, host, port, execId, blockIds, listener);
             } catch (RuntimeException e) {
-              fallBack(execId, e, host, port, blockIds, listener); // the flow could not start
+              // the flow could not start
+              fallBack(shuffle, reducers, execId, e, host, port, blockIds, listener);
             }
           });
     } catch (RejectedExecutionException e) {
-      fallBack(execId, e, host, port, blockIds, listener); // stopping
+      fallBack(shuffle, reducers, execId, e, host, port, blockIds, listener); // stopping
     }
   }
 
@@ -316,7 +317,7 @@ final class PacedShuffleClient extends BlockStoreClient {
     try {
       client = connections.connect(target.host(), target.port());
     } catch (IOException e) {
-      fallBack(execId, e, host, port, blockIds, listener);
+      fallBack(shuffleId, reducers, execId, e, host, port, blockIds, listener);
       return;
     }
     String flowId = shuffleId + "/" + reducers + "/" + execId + "/" + flowIds.incrementAndGet();
@@ -355,7 +356,7 @@ final class PacedShuffleClient extends BlockStoreClient {
                       if (error != null && failed.compareAndSet(false, true)) {
                         String[] rest = left.toArray(new String[0]);
                         left.clear();
-                        fallBack(execId, error, host, port, rest, listener);
+                        fallBack(shuffleId, reducers, execId, error, host, port, rest, listener);
                       }
                     }
                   }));
@@ -377,7 +378,13 @@ final class PacedShuffleClient extends BlockStoreClient {
             });
   }
 
+  /**
+   * Hands the blocks to Spark's own client, and tells the driver the flow left the paced transport:
+   * a flow the coordinator still counted as fetching would hold back the flows it paces against it.
+   */
   private void fallBack(
+      int shuffleId,
+      Set<Integer> reducers,
       String execId,
       Throwable why,
       String host,
@@ -393,6 +400,9 @@ final class PacedShuffleClient extends BlockStoreClient {
             + "); Spark's transport fetches its blocks");
     if (blockIds.length > 0) {
       spark.fetchBlocks(host, port, execId, blockIds, listener, null);
+    }
+    for (int r : reducers) {
+      DriverLink.unpaced(new Messages.Unpaced(shuffleId, r, execId));
     }
   }
 

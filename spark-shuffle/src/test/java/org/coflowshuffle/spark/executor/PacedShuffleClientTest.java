@@ -11,6 +11,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.Mockito.doAnswer;
 import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.timeout;
+import static org.mockito.Mockito.verify;
 import static org.mockito.Mockito.when;
 
 import java.io.File;
@@ -85,6 +87,8 @@ class PacedShuffleClientTest {
         public void close() {}
       };
 
+  private PluginContext driver;
+
   @BeforeEach
   void start() throws Exception {
     content = "the bytes of map 0 for reducer 0".getBytes(StandardCharsets.UTF_8);
@@ -99,7 +103,7 @@ class PacedShuffleClientTest {
     server = new PacedBlockServer(source, TRANSPORT, null);
     int port = server.start("127.0.0.1", 0);
     serverPort = port;
-    PluginContext driver = mock(PluginContext.class);
+    driver = mock(PluginContext.class);
     when(driver.ask(any()))
         .thenAnswer(
             call -> {
@@ -166,6 +170,7 @@ class PacedShuffleClientTest {
         new String(got.blocks.get("shuffle_0_1_0"), StandardCharsets.UTF_8),
         "a block the paced sender cannot serve is fetched by Spark's client");
     assertEquals(List.of("shuffle_0_1_0"), sparkFetched);
+    verify(driver, timeout(5000)).send(new Messages.Unpaced(0, 0, "exec-1"));
   }
 
   @Test

@@ -27,6 +27,7 @@ import org.coflowshuffle.coordinator.live.PlacementUnavailable;
 import org.coflowshuffle.coordinator.live.ReduceTaskRanges;
 import org.coflowshuffle.coordinator.live.ShuffleCoordinator;
 import org.coflowshuffle.coordinator.live.ShufflePlacement;
+import org.coflowshuffle.coordinator.protocol.ErrorCode;
 import org.coflowshuffle.coordinator.protocol.Message;
 
 /**
@@ -531,6 +532,16 @@ public final class RemoteCoordinator implements ShuffleCoordinator, AutoCloseabl
       } catch (IOException e) {
         if (!closed) {
           lost(c, e.getMessage());
+        }
+        if (e instanceof CoordinatorClient.RefusedException r
+            && r.error().code() == ErrorCode.LIMIT) {
+          // It would refuse again after every reconnection: this application stays with Spark.
+          closed = true;
+          warn.accept(
+              "coflow: the standalone coordinator at "
+                  + where()
+                  + " holds no more for this application; Spark places its reducers and fetches"
+                  + " unpaced from now on");
         }
       }
     }

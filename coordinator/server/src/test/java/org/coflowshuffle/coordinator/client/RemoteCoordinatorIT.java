@@ -100,6 +100,30 @@ class RemoteCoordinatorIT {
   }
 
   @Test
+  void anApplicationPastTheServicesLimitStaysWithSparkWithoutRetrying() throws Exception {
+    int port = freePort();
+    try (CoordinatorServer server =
+            CoordinatorServer.start(
+                CoordinatorConf.from(
+                    Map.of(
+                        "coflow.coordinator.port", String.valueOf(port),
+                        "coflow.coordinator.httpPort", "0",
+                        "coflow.coordinator.maxEntriesPerClient", "3")));
+        RemoteCoordinator c = link(port, null)) {
+      waitFor(c::connected, "connected");
+      shuffle(c); // two executors and an application: three entries, then a shuffle is one more
+      assertThrows(PlacementUnavailable.class, () -> c.place(0, 2, 2));
+      waitFor(() -> !c.connected(), "refused");
+      Thread.sleep(4000); // past the 3 s after which a lost link reconnects
+      assertTrue(!c.connected(), "no reconnection: it would be refused again");
+      assertEquals(Double.POSITIVE_INFINITY, c.rate(0, 0, "2", "1"));
+      assertTrue(server.openConnections() == 0, "nothing left open on the service");
+    }
+    assertTrue(log.stream().anyMatch(l -> l.contains("LIMIT")), log.toString());
+    assertEquals(1, log.stream().filter(l -> l.contains("holds no more")).count(), log.toString());
+  }
+
+  @Test
   void aCoordinatorThatComesLaterIsUsedOnceItIsThere() throws Exception {
     int port = freePort();
     try (RemoteCoordinator c = link(port, null)) {
