@@ -20,6 +20,7 @@ import org.coflowshuffle.cli.simulate.DecisionBenchCommand;
 import org.coflowshuffle.cli.simulate.SimulateCommand;
 import org.coflowshuffle.cli.solve.CompareCommand;
 import org.coflowshuffle.cli.solve.SolveCommand;
+import org.coflowshuffle.cli.spark.FaultsBenchCommand;
 import org.coflowshuffle.cli.spark.TerasortCommand;
 import org.coflowshuffle.cli.spark.TerasortYarnCommand;
 import org.coflowshuffle.cli.testbed.TestbedCommands;
@@ -57,6 +58,7 @@ public final class CoflowCli {
     commands.add(new ScaleBenchCommand());
     commands.add(new TerasortCommand());
     commands.add(new TerasortYarnCommand());
+    commands.add(new FaultsBenchCommand());
     commands.add(new FetchBenchCommand());
     commands.addAll(TestbedCommands.all());
     return commands;

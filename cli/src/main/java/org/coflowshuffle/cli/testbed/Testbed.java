@@ -240,6 +240,29 @@ public final class Testbed {
   }
 
   /**
+   * Cuts a host off as a crash or a partition would: the switch's side of its link goes down, so
+   * every packet to or from it is dropped, with no reset and no error for its peers to see. {@link
+   * #reconnect} undoes it.
+   */
+  public void blackhole(HostLink h) throws IOException, InterruptedException {
+    run("ip", "link", "set", veth(h), "down");
+  }
+
+  /** Brings a host's link back after {@link #blackhole}, shaped as before. */
+  public void reconnect(HostLink h) throws IOException, InterruptedException {
+    run("ip", "link", "set", veth(h), "up");
+  }
+
+  /** The switch's side of a host's link, {@code PREFIX-vN} for host {@code PREFIX-hN}. */
+  private String veth(HostLink h) {
+    String ns = h.namespace();
+    if (!ns.startsWith(prefix + "-h")) {
+      throw new IllegalArgumentException(h.name() + " is not a host of testbed " + prefix);
+    }
+    return prefix + "-v" + ns.substring(prefix.length() + 2);
+  }
+
+  /**
    * Removes every namespace, link and file of this testbed, whatever state it is in. Never fails on
    * what is already gone.
    */

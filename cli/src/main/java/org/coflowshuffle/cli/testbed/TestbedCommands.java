@@ -77,6 +77,11 @@ public final class TestbedCommands {
       return hosts;
     }
 
+    /** The testbed itself: its links can be cut and restored. */
+    public Testbed testbed() {
+      return testbed;
+    }
+
     @Override
     public void close() throws IOException, InterruptedException {
       if (ours) {

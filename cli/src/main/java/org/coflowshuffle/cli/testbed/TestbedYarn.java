@@ -113,6 +113,12 @@ public final class TestbedYarn implements AutoCloseable {
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
   private final List<Process> processes = new ArrayList<>();
   private final Map<String, Process> nodeManagers = new LinkedHashMap<>();
+
+  /** How a daemon was started, to start it again. */
+  private record Launch(
+      Path conf, String classPath, String mainClass, List<String> prefix, Path log) {}
+
+  private final Map<String, Launch> launches = new LinkedHashMap<>();
   private final String gateway;
   private final Path confDir;
 
@@ -128,8 +134,16 @@ public final class TestbedYarn implements AutoCloseable {
    *     application master, so YARN spreads the executors one per host
    * @param auxServices NodeManager auxiliary services by name: their class and the class path they
    *     load from (an isolated class loader)
+   * @param recovery NodeManager recovery on ({@code yarn.nodemanager.recovery.enabled},
+   *     supervised): a NodeManager killed and started again finds its containers and its services'
+   *     state, and the ResourceManager waits a minute for it, not 15 s
    */
-  public record Nodes(int executorMemoryMb, Map<String, AuxService> auxServices) {
+  public record Nodes(int executorMemoryMb, Map<String, AuxService> auxServices, boolean recovery) {
+
+    /** Nodes without NodeManager recovery. */
+    public Nodes(int executorMemoryMb, Map<String, AuxService> auxServices) {
+      this(executorMemoryMb, auxServices, false);
+    }
 
     int memoryMb() {
       return executorMemoryMb + EXECUTOR_OVERHEAD_MB + AM_MB;
@@ -155,24 +169,27 @@ public final class TestbedYarn implements AutoCloseable {
       Map<String, String> common = commonSite(gateway, nodes);
       writeConf(conf, common, Map.of("fs.defaultFS", "file:///"));
       y.launch(
-          conf,
-          hadoopClassPath,
-          "org.apache.hadoop.yarn.server.resourcemanager.ResourceManager",
-          List.of(),
-          dir.resolve("resourcemanager.log"));
+          new Launch(
+              conf,
+              hadoopClassPath,
+              "org.apache.hadoop.yarn.server.resourcemanager.ResourceManager",
+              List.of(),
+              dir.resolve("resourcemanager.log")),
+          ProcessBuilder.Redirect.to(dir.resolve("resourcemanager.log").toFile()));
       for (HostLink h : hosts) {
         Path node = dir.resolve(h.name());
         Map<String, String> site = new LinkedHashMap<>(common);
         site.putAll(nodeSite(h, node));
         writeConf(node.resolve("conf"), site, Map.of("fs.defaultFS", "file:///"));
-        y.nodeManagers.put(
-            h.name(),
-            y.launch(
+        Launch nm =
+            new Launch(
                 node.resolve("conf"),
                 hadoopClassPath,
                 "org.apache.hadoop.yarn.server.nodemanager.NodeManager",
                 List.of("ip", "netns", "exec", h.namespace()),
-                dir.resolve("nodemanager-" + h.name() + ".log")));
+                dir.resolve("nodemanager-" + h.name() + ".log"));
+        y.launches.put(h.name(), nm);
+        y.nodeManagers.put(h.name(), y.launch(nm, ProcessBuilder.Redirect.to(nm.log().toFile())));
       }
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
       int running;
@@ -212,8 +229,13 @@ public final class TestbedYarn implements AutoCloseable {
     site.put("yarn.nodemanager.pmem-check-enabled", "false");
     site.put("yarn.nodemanager.disk-health-checker.max-disk-utilization-per-disk-percentage", "99");
     site.put("yarn.log-aggregation-enable", "false");
-    // A killed NodeManager is noticed in seconds, not YARN's ten minutes.
-    site.put("yarn.nm.liveness-monitor.expiry-interval-ms", "15000");
+    // A killed NodeManager is noticed in seconds, not YARN's ten minutes; one that recovers is
+    // given a minute to come back.
+    site.put("yarn.nm.liveness-monitor.expiry-interval-ms", nodes.recovery() ? "60000" : "15000");
+    if (nodes.recovery()) {
+      site.put("yarn.nodemanager.recovery.enabled", "true");
+      site.put("yarn.nodemanager.recovery.supervised", "true");
+    }
     site.put("yarn.resourcemanager.nm.liveness-monitor.interval-ms", "1000");
     if (!nodes.auxServices().isEmpty()) {
       site.put("yarn.nodemanager.aux-services", String.join(",", nodes.auxServices().keySet()));
@@ -281,19 +303,18 @@ public final class TestbedYarn implements AutoCloseable {
     return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
   }
 
-  private Process launch(
-      Path conf, String classPath, String mainClass, List<String> prefix, Path log)
-      throws IOException {
-    List<String> cmd = new ArrayList<>(prefix);
+  private Process launch(Launch d, ProcessBuilder.Redirect log) throws IOException {
+    List<String> cmd = new ArrayList<>(d.prefix());
     cmd.add(ProcessHandle.current().info().command().orElse("java"));
     cmd.add("-Xmx512m");
     for (String o : OPENS) {
       cmd.add("--add-opens=" + o + "=ALL-UNNAMED");
     }
-    cmd.addAll(List.of("-cp", conf + java.io.File.pathSeparator + classPath, mainClass));
+    cmd.addAll(
+        List.of("-cp", d.conf() + java.io.File.pathSeparator + d.classPath(), d.mainClass()));
     ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
-    pb.redirectOutput(log.toFile());
-    pb.environment().put("HADOOP_CONF_DIR", conf.toString());
+    pb.redirectOutput(log);
+    pb.environment().put("HADOOP_CONF_DIR", d.conf().toString());
     Process p = pb.start();
     processes.add(p);
     return p;
@@ -358,6 +379,58 @@ public final class TestbedYarn implements AutoCloseable {
     }
     p.descendants().forEach(ProcessHandle::destroyForcibly);
     p.destroyForcibly();
+  }
+
+  /**
+   * Kills a host's NodeManager alone ({@code SIGKILL}), as when its process dies: its containers
+   * run on, and with recovery on its next start finds them ({@link #startNodeManager}).
+   */
+  public void killNodeManagerOnly(String host) throws InterruptedException {
+    Process p = nodeManagers.get(host);
+    if (p == null) {
+      throw new IllegalArgumentException("no NodeManager on " + host);
+    }
+    p.destroyForcibly();
+    p.waitFor();
+  }
+
+  /** Starts a host's NodeManager again as it was started first, its log going on in one file. */
+  public void startNodeManager(String host) throws IOException {
+    Launch nm = launches.get(host);
+    if (nm == null) {
+      throw new IllegalArgumentException("no NodeManager on " + host);
+    }
+    nodeManagers.put(host, launch(nm, ProcessBuilder.Redirect.appendTo(nm.log().toFile())));
+  }
+
+  /**
+   * Kills ({@code SIGKILL}) the Spark executors a host's NodeManager runs, as when an executor's
+   * JVM dies.
+   *
+   * @return how many it killed
+   */
+  public int killExecutors(String host) {
+    Process p = nodeManagers.get(host);
+    if (p == null) {
+      throw new IllegalArgumentException("no NodeManager on " + host);
+    }
+    List<ProcessHandle> executors =
+        p.descendants()
+            .filter(
+                d ->
+                    d.info()
+                        .commandLine()
+                        .orElse("")
+                        .contains("org.apache.spark.executor.YarnCoarseGrainedExecutorBackend"))
+            .toList();
+    executors.forEach(ProcessHandle::destroyForcibly);
+    return executors.size();
+  }
+
+  /** The host the application's master runs on, by the ResourceManager; null if not known. */
+  public String amHost(String appId) throws IOException, InterruptedException {
+    String at = rest("/ws/v1/cluster/apps/" + appId).path("app").path("amHostHttpAddress").asText();
+    return at.isEmpty() ? null : at.substring(0, at.lastIndexOf(':'));
   }
 
   /** Stops every daemon, and the containers under the NodeManagers with them. */

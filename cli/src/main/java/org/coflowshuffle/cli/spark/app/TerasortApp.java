@@ -28,7 +28,7 @@ import org.apache.spark.api.java.JavaSparkContext;
  *       n, as if stored there), then TeraValidate of each output against GEN_JSON's per-part
  *       checksums; writes per job the reduce stage's time, the wall time, the hosts its reduce
  *       tasks ran on, and how many of them ran where the coordinator placed them (with {@code
- *       plugin}).
+ *       plugin}); and how many map tasks the sorts ran again to recompute lost map output.
  * </ul>
  */
 public final class TerasortApp {
@@ -54,6 +54,8 @@ public final class TerasortApp {
       }
       ReduceTaskLog log = new ReduceTaskLog();
       sc.sc().addSparkListener(log);
+      RecomputedMaps recomputed = new RecomputedMaps();
+      sc.sc().addSparkListener(recomputed);
       String in = args[1];
       String out = args[2];
       int jobs = Integer.parseInt(args[3]);
@@ -112,6 +114,7 @@ public final class TerasortApp {
       ReduceTaskLog.drain(sc.sc());
 
       ObjectNode result = json.createObjectNode();
+      result.put("recomputedMapTasks", recomputed.count()); // the sorts', before validating
       ArrayNode perJob = result.putArray("jobs");
       boolean valid = true;
       for (int j = 0; j < jobs; j++) {
