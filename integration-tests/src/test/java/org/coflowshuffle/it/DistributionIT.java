@@ -53,7 +53,17 @@ class DistributionIT {
   private static final String VERSION = System.getProperty("coflow.version", "0.1.0-SNAPSHOT");
 
   /** Third-party packages that keep their names in the shaded JARs, with the reason in the pom. */
-  private static final List<String> UNRELOCATED = List.of("org/apache/commons/crypto/");
+  /**
+   * Packages whose native code is bound to their names (JNI): relocated, they would not load.
+   * Commons-crypto's OpenSSL binding, and the databases of the NodeManager service's recovery.
+   */
+  private static final List<String> UNRELOCATED =
+      List.of(
+          "org/apache/commons/crypto/",
+          "org/rocksdb/",
+          "org/fusesource/leveldbjni/",
+          "org/fusesource/hawtjni/",
+          "org/iq80/leveldb/");
 
   private final ObjectMapper json = new ObjectMapper();
   private Path root;

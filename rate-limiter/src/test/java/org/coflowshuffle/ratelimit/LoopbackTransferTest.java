@@ -19,18 +19,12 @@ import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Random;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.apache.spark.network.TransportContext;
-import org.apache.spark.network.client.RpcResponseCallback;
 import org.apache.spark.network.client.TransportClient;
 import org.apache.spark.network.client.TransportClientFactory;
-import org.apache.spark.network.server.OneForOneStreamManager;
-import org.apache.spark.network.server.RpcHandler;
-import org.apache.spark.network.server.StreamManager;
 import org.apache.spark.network.util.MapConfigProvider;
 import org.apache.spark.network.util.TransportConf;
 import org.junit.jupiter.api.AfterEach;
@@ -130,29 +124,12 @@ class LoopbackTransferTest {
 
   @Test
   void aMalformedMessageIsAnsweredThenTheConnectionClosed() throws Exception {
-    BlockingQueue<ByteBuffer> pushed = new LinkedBlockingQueue<>();
-    RpcHandler receiver =
-        new RpcHandler() {
-          @Override
-          public void receive(TransportClient c, ByteBuffer m, RpcResponseCallback cb) {}
-
-          @Override
-          public void receive(TransportClient c, ByteBuffer m) {
-            ByteBuffer copy = ByteBuffer.allocate(m.remaining());
-            copy.put(m).flip();
-            pushed.add(copy);
-          }
-
-          @Override
-          public StreamManager getStreamManager() {
-            return new OneForOneStreamManager();
-          }
-        };
-    try (TransportContext context = new TransportContext(CONF, receiver);
+    PushedMessages pushed = new PushedMessages();
+    try (TransportContext context = new TransportContext(CONF, pushed);
         TransportClientFactory factory = context.createClientFactory()) {
       TransportClient raw = factory.createUnmanagedClient("127.0.0.1", port);
       raw.send(ByteBuffer.wrap(new byte[] {9})); // no such message type
-      ByteBuf error = Unpooled.wrappedBuffer(pushed.poll(10, TimeUnit.SECONDS));
+      ByteBuf error = Unpooled.wrappedBuffer(pushed.messages.poll(10, TimeUnit.SECONDS));
       assertEquals(Frame.ERROR, error.readByte());
       assertEquals(-1L, error.readLong());
       assertEquals("bad message: unknown message type 9", Frame.readString(error));

@@ -24,7 +24,6 @@ import java.util.TreeMap;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.spark.network.TransportContext;
@@ -59,26 +58,6 @@ class PacedTransportFuzzIT {
 
   /** What a message should get: served on (true), refused as malformed (false), either (null). */
   private record Fuzz(String kind, byte[] bytes, Boolean wellFormed) {}
-
-  /** Messages pushed to a raw client, copied. */
-  private static final class Pushed extends RpcHandler {
-    final BlockingQueue<ByteBuffer> messages = new LinkedBlockingQueue<>();
-
-    @Override
-    public void receive(TransportClient c, ByteBuffer m, RpcResponseCallback cb) {}
-
-    @Override
-    public void receive(TransportClient c, ByteBuffer m) {
-      ByteBuffer copy = ByteBuffer.allocate(m.remaining());
-      copy.put(m).flip();
-      messages.add(copy);
-    }
-
-    @Override
-    public StreamManager getStreamManager() {
-      return new OneForOneStreamManager();
-    }
-  }
 
   private static byte[] bytes(ByteBuf b) {
     byte[] out = new byte[b.readableBytes()];
@@ -156,7 +135,7 @@ class PacedTransportFuzzIT {
     Map<String, Integer> kinds = new TreeMap<>();
     int refused = 0;
     int threadsBefore;
-    Pushed pushed = new Pushed();
+    PushedMessages pushed = new PushedMessages();
     try (PacedBlockServer server = new PacedBlockServer(source, CONF, null);
         TransportContext context = new TransportContext(CONF, pushed);
         TransportClientFactory factory = context.createClientFactory()) {
