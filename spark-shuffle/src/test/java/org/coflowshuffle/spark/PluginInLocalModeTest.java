@@ -65,6 +65,26 @@ class PluginInLocalModeTest {
   }
 
   @Test
+  void aCoalesceAfterAShuffleIsPlacedWithoutAFalseAlarm() {
+    try (JavaSparkContext sc = new JavaSparkContext(conf("rpc"))) {
+      List<Integer> ids = IntStream.range(0, 10_000).boxed().toList();
+      // The coalesce asks where the shuffle's partitions are before the map stage has run.
+      long keys =
+          sc.parallelize(ids, 4)
+              .mapToPair(i -> new Tuple2<>(i % 7, 1))
+              .reduceByKey(Integer::sum, 4)
+              .coalesce(2)
+              .count();
+      assertEquals(7, keys);
+      assertTrue(CoflowDriverPlugin.placement(0).isPresent(), "placed once its map output was in");
+      assertEquals(
+          0,
+          CoflowDriverPlugin.footprint().get("placerShuffles"),
+          "no shuffle noted as kept with Spark's placement");
+    }
+  }
+
+  @Test
   void aStageWeighsWhatItsJobsSchedulerPoolDoes(@TempDir Path dir) throws Exception {
     Path pools = dir.resolve("fairscheduler.xml");
     Files.writeString(

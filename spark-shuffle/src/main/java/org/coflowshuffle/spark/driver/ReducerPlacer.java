@@ -15,8 +15,10 @@ import java.util.function.BiConsumer;
 import java.util.function.BiFunction;
 import java.util.function.IntToDoubleFunction;
 import java.util.stream.IntStream;
+import org.apache.spark.MapOutputTrackerMaster;
 import org.apache.spark.Partition;
 import org.apache.spark.ShuffleDependency;
+import org.apache.spark.SparkEnv;
 import org.coflowshuffle.coordinator.live.PlacementUnavailable;
 import org.coflowshuffle.coordinator.live.ReduceTaskRanges;
 import org.coflowshuffle.coordinator.live.ShuffleCoordinator;
@@ -38,7 +40,9 @@ import scala.jdk.javaapi.CollectionConverters;
  * does ({@link PoolWeights}).
  *
  * <p>It runs inside Spark's scheduler thread, so it never throws: when the coordinator cannot place
- * a shuffle it answers null, which keeps Spark's answer, and logs why once per shuffle.
+ * a shuffle it answers null, which keeps Spark's answer, and logs why once per shuffle, unless the
+ * question came before the shuffle's map stage ended (a {@code coalesce} plans its partitions from
+ * their locations before its parent stage runs): Spark asks again then.
  */
 final class ReducerPlacer implements BiFunction<Object, Object, Object> {
 
@@ -144,9 +148,30 @@ final class ReducerPlacer implements BiFunction<Object, Object, Object> {
       remember(placement);
       String location = GrowingCluster.location(placement.executorOf(reducer));
       return CollectionConverters.asScala(List.of(location)).toList();
-    } catch (PlacementUnavailable | RuntimeException e) {
+    } catch (PlacementUnavailable e) {
+      if (mapStageRunning(dep)) {
+        return null; // asked early (a coalesce plans its partitions first): Spark asks again
+      }
       warnOnce(List.of(shuffleId), e.getMessage());
       return null;
+    } catch (RuntimeException e) {
+      warnOnce(List.of(shuffleId), e.getMessage());
+      return null;
+    }
+  }
+
+  /**
+   * Whether Spark itself still lacks some of the shuffle's map output: then a placement cannot be
+   * made yet, which is no fault; false when that cannot be told.
+   */
+  private static boolean mapStageRunning(ShuffleDependency<?, ?, ?> dep) {
+    try {
+      SparkEnv env = SparkEnv.get();
+      return env != null
+          && env.mapOutputTracker() instanceof MapOutputTrackerMaster tracker
+          && tracker.getNumAvailableOutputs(dep.shuffleId()) < dep.rdd().getNumPartitions();
+    } catch (RuntimeException | LinkageError e) {
+      return false;
     }
   }
 
