@@ -33,14 +33,24 @@ public final class PreferredLocationsHook {
    * @param shuffle one reducer's location: {@code (ShuffleDependency, Integer reducer)} to a Scala
    *     {@code Seq} of locations, or null for Spark's own answer
    * @param rdd a partition's location: {@code (RDD, Partition)} to a {@code Seq}, or null
-   * @throws IllegalStateException when the JVM refuses the agent (for example a JRE without the
-   *     attach module); Spark's placement then stays
+   * @throws IllegalStateException when this Spark lacks a method the advice goes into ({@link
+   *     SparkShapes}), or the JVM refuses the agent (for example a JRE without the attach module);
+   *     Spark's placement then stays
    */
   public static synchronized void install(
       BiConsumer<Object, Object> stage,
       BiFunction<Object, Object, Object> shuffle,
       BiFunction<Object, Object, Object> rdd) {
     if (!woven) {
+      String mismatch =
+          SparkShapes.mismatch(SparkShapes.WOVEN, PreferredLocationsHook.class.getClassLoader());
+      if (mismatch != null) {
+        throw new IllegalStateException(
+            "this Spark ("
+                + org.apache.spark.package$.MODULE$.SPARK_VERSION()
+                + ") is not the one the plugin is built for: "
+                + mismatch);
+      }
       Instrumentation inst;
       try {
         inst = ByteBuddyAgent.install();

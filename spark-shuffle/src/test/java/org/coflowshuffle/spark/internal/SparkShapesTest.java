@@ -1,0 +1,50 @@
+/*
+ * Copyright The coflow-shuffle Authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package org.coflowshuffle.spark.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class SparkShapesTest {
+
+  private static final ClassLoader LOADER = SparkShapesTest.class.getClassLoader();
+
+  @Test
+  void theSparkThePluginIsBuiltForHasEveryWovenMethod() {
+    assertNull(SparkShapes.mismatch(SparkShapes.WOVEN, LOADER));
+  }
+
+  @Test
+  void aMissingOrReshapedMethodIsNamed() {
+    SparkShapes.Woven renamed =
+        new SparkShapes.Woven(
+            "org.apache.spark.scheduler.DAGScheduler",
+            "submitMissingTasksForJob",
+            List.of("org.apache.spark.scheduler.Stage", "int"),
+            "void");
+    assertEquals(
+        "void org.apache.spark.scheduler.DAGScheduler.submitMissingTasksForJob("
+            + "org.apache.spark.scheduler.Stage, int) not found",
+        SparkShapes.mismatch(List.of(SparkShapes.WOVEN.get(0), renamed), LOADER));
+    SparkShapes.Woven reshaped =
+        new SparkShapes.Woven(
+            "org.apache.spark.rdd.RDD",
+            "getPreferredLocations",
+            List.of("org.apache.spark.Partition", "int"),
+            "scala.collection.immutable.Seq");
+    assertEquals(
+        "scala.collection.immutable.Seq org.apache.spark.rdd.RDD.getPreferredLocations("
+            + "org.apache.spark.Partition, int) not found",
+        SparkShapes.mismatch(List.of(reshaped), LOADER));
+    SparkShapes.Woven gone =
+        new SparkShapes.Woven("org.apache.spark.NoSuchTracker", "x", List.of(), "void");
+    assertEquals(
+        "class org.apache.spark.NoSuchTracker not found",
+        SparkShapes.mismatch(List.of(gone), LOADER));
+  }
+}
