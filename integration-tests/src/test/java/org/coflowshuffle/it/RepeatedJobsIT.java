@@ -39,7 +39,10 @@ class RepeatedJobsIT {
         "repeated-jobs",
         DifferentialRuns.plugin(
             Map.of(
-                "spark.ui.enabled", "false",
+                "spark.ui.port", "0",
+                "spark.metrics.conf.*.sink.prometheusServlet.class",
+                    "org.apache.spark.metrics.sink.PrometheusServlet",
+                "spark.metrics.conf.*.sink.prometheusServlet.path", "/metrics/prometheus",
                 // as on a real cluster: fetches cross the network, through the paced transport
                 "spark.shuffle.readHostLocalDisk", "false")),
         true,
@@ -81,6 +84,24 @@ class RepeatedJobsIT {
               assertNotGrowing("executor " + id, before, after);
             });
     assertTrue(runs.pacedBytes(run) > 0, "the jobs' remote blocks were fetched paced");
+
+    // Spark's Prometheus servlet shows the plugin's metrics: each job read two shuffles, then one
+    // again (its first two stages skipped), so three coflows per job.
+    String prometheus = run.get("prometheus").asText();
+    assertEquals(3.0 * JOBS, metric(prometheus, "coflows_completed_Count"), prometheus);
+    assertEquals(3.0 * JOBS, metric(prometheus, "coflows_cctMillis_Count"), prometheus);
+    assertEquals(0, metric(prometheus, "coflows_active_Number"), prometheus);
+    assertEquals(0, metric(prometheus, "placements_keptSpark_Count"), prometheus);
+    assertTrue(metric(prometheus, "bytes_paced_Number") > 0, prometheus);
+  }
+
+  /** The value of the plugin's metric whose name ends so, in Prometheus text. */
+  private static double metric(String text, String suffix) {
+    return text.lines()
+        .filter(l -> l.contains("CoflowPlugin_" + suffix))
+        .map(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1)))
+        .findFirst()
+        .orElseThrow(() -> new AssertionError("no metric ending " + suffix));
   }
 
   private static void assertNotGrowing(String who, JsonNode before, JsonNode after) {

@@ -65,6 +65,24 @@ class PluginInLocalModeTest {
   }
 
   @Test
+  void everyCoflowIsCountedInSparksMetricsSystem() throws Exception {
+    try (JavaSparkContext sc = new JavaSparkContext(conf("rpc"))) {
+      assertEquals(expected(), sumByKey(sc));
+      assertEquals(expected(), sumByKey(sc));
+      scala.collection.immutable.Seq<org.apache.spark.metrics.source.Source> sources =
+          sc.env().metricsSystem().getSourcesByName("plugin." + CoflowPlugin.NAME);
+      assertEquals(1, sources.size(), "the plugin's metrics are one source of Spark's");
+      com.codahale.metrics.MetricRegistry r = sources.head().metricRegistry();
+      org.apache.spark.scheduler.LiveListenerBus bus = sc.sc().listenerBus();
+      bus.waitUntilEmpty(10_000);
+      assertEquals(2, r.counter("coflows.completed").getCount(), "one per reduce stage run");
+      assertEquals(2, r.histogram("coflows.cctMillis").getCount());
+      assertEquals(0, r.getGauges().get("coflows.active").getValue());
+      assertEquals(0, r.counter("placements.keptSpark").getCount());
+    }
+  }
+
+  @Test
   void aCoalesceAfterAShuffleIsPlacedWithoutAFalseAlarm() {
     try (JavaSparkContext sc = new JavaSparkContext(conf("rpc"))) {
       List<Integer> ids = IntStream.range(0, 10_000).boxed().toList();

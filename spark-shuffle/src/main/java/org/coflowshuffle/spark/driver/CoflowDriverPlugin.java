@@ -49,6 +49,7 @@ public final class CoflowDriverPlugin implements DriverPlugin {
   private static volatile CoflowDriverPlugin instance;
   private final Map<String, Messages.PacedEndpoint> endpoints = new ConcurrentHashMap<>();
   private final Map<String, Long> pacedTotals = new ConcurrentHashMap<>();
+  private volatile DriverMetrics metrics;
 
   @Override
   public Map<String, String> init(SparkContext sc, PluginContext ctx) {
@@ -75,7 +76,16 @@ public final class CoflowDriverPlugin implements DriverPlugin {
         TimeUnit.SECONDS);
     if (conf.placement()) {
       try {
-        ReducerPlacer p = new ReducerPlacer(coordinator, new PoolWeights(sc));
+        ReducerPlacer p =
+            new ReducerPlacer(
+                coordinator,
+                new PoolWeights(sc),
+                () -> {
+                  DriverMetrics m = metrics;
+                  if (m != null) {
+                    m.keptSpark();
+                  }
+                });
         PreferredLocationsHook.install(p.stageHook(), p, p.rddHook());
         placer = p;
         LOG.info(
@@ -205,6 +215,10 @@ public final class CoflowDriverPlugin implements DriverPlugin {
       if (c != null) {
         c.fetched(u.shuffleId(), u.reducer(), u.sourceExecutor());
       }
+      DriverMetrics m = metrics;
+      if (m != null) {
+        m.fellBack();
+      }
       return null; // sent one-way
     }
     if (message instanceof Messages.PacedTotal t) {
@@ -220,6 +234,22 @@ public final class CoflowDriverPlugin implements DriverPlugin {
       return e == null ? "" : e.host() + ":" + e.port();
     }
     throw new IllegalArgumentException("coflow: unknown message " + message);
+  }
+
+  /** The plugin's metrics, in Spark's metrics system ({@link DriverMetrics}). */
+  @Override
+  public void registerMetrics(String appId, PluginContext ctx) {
+    ShuffleProgressListener l = progress;
+    if (l == null) {
+      return; // the plugin is off: a bad setting
+    }
+    DriverMetrics m =
+        new DriverMetrics(
+            ctx.metricRegistry(),
+            l::activeCoflows,
+            () -> pacedTotals.values().stream().mapToLong(Long::longValue).sum());
+    l.measure(m);
+    metrics = m;
   }
 
   @Override

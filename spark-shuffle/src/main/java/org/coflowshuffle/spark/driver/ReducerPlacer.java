@@ -53,6 +53,7 @@ final class ReducerPlacer implements BiFunction<Object, Object, Object> {
 
   private final ShuffleCoordinator coordinator;
   private final IntToDoubleFunction jobWeight;
+  private final Runnable keptSpark;
 
   /** The shuffles (each set a stage reads) whose fallback was logged already. */
   private final Set<List<Integer>> logged = ConcurrentHashMap.newKeySet();
@@ -70,10 +71,12 @@ final class ReducerPlacer implements BiFunction<Object, Object, Object> {
 
   /**
    * @param jobWeight the weight of a job's coflows, by job id
+   * @param keptSpark told once for each shuffle (or set of them) that keeps Spark's placement
    */
-  ReducerPlacer(ShuffleCoordinator coordinator, IntToDoubleFunction jobWeight) {
+  ReducerPlacer(ShuffleCoordinator coordinator, IntToDoubleFunction jobWeight, Runnable keptSpark) {
     this.coordinator = coordinator;
     this.jobWeight = jobWeight;
+    this.keptSpark = keptSpark;
   }
 
   /** The placement made for a shuffle, also after Spark dropped it (the last 4096 are kept). */
@@ -199,6 +202,7 @@ final class ReducerPlacer implements BiFunction<Object, Object, Object> {
 
   private void warnOnce(List<Integer> shuffles, String why) {
     if (logged.add(shuffles)) {
+      keptSpark.run();
       LOG.warn(
           "coflow: shuffle {} keeps Spark's reducer placement: {}",
           shuffles.size() == 1 ? shuffles.get(0) : shuffles,

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -17,6 +18,7 @@ import org.apache.spark.scheduler.SparkListenerExecutorRemoved;
 import org.apache.spark.scheduler.SparkListenerJobEnd;
 import org.apache.spark.scheduler.SparkListenerJobStart;
 import org.apache.spark.scheduler.SparkListenerStageCompleted;
+import org.apache.spark.scheduler.SparkListenerStageSubmitted;
 import org.apache.spark.scheduler.SparkListenerTaskEnd;
 import org.apache.spark.scheduler.StageInfo;
 import org.coflowshuffle.coordinator.live.ExecutorSlots;
@@ -47,6 +49,11 @@ final class ShuffleProgressListener extends SparkListener {
    */
   private final Map<Integer, List<Integer>> stagesOfJob = new ConcurrentHashMap<>();
 
+  /** Stages reading shuffles that Spark submitted and that have not completed: active coflows. */
+  private final Set<Integer> active = ConcurrentHashMap.newKeySet();
+
+  private volatile DriverMetrics metrics;
+
   /** Told of each executor that left, for what else is kept per executor. */
   private final Consumer<String> executorGone;
 
@@ -72,6 +79,24 @@ final class ShuffleProgressListener extends SparkListener {
   public void onExecutorRemoved(SparkListenerExecutorRemoved removed) {
     coordinator.executorRemoved(removed.executorId());
     executorGone.accept(removed.executorId());
+  }
+
+  /** From now on, coflows that complete are counted there. */
+  void measure(DriverMetrics m) {
+    metrics = m;
+  }
+
+  /** Coflows submitted and not completed. */
+  int activeCoflows() {
+    return active.size();
+  }
+
+  @Override
+  public void onStageSubmitted(SparkListenerStageSubmitted submitted) {
+    int stage = submitted.stageInfo().stageId();
+    if (shufflesRead.containsKey(stage)) {
+      active.add(stage);
+    }
   }
 
   @Override
@@ -137,9 +162,18 @@ final class ShuffleProgressListener extends SparkListener {
 
   @Override
   public void onStageCompleted(SparkListenerStageCompleted completed) {
-    List<Integer> read = shufflesRead.remove(completed.stageInfo().stageId());
+    StageInfo stage = completed.stageInfo();
+    List<Integer> read = shufflesRead.remove(stage.stageId());
     if (read != null) {
       read.forEach(coordinator::fetchFinished);
+    }
+    DriverMetrics m = metrics;
+    if (active.remove(stage.stageId())
+        && m != null
+        && stage.failureReason().isEmpty()
+        && stage.submissionTime().isDefined()
+        && stage.completionTime().isDefined()) {
+      m.completed((Long) stage.completionTime().get() - (Long) stage.submissionTime().get());
     }
   }
 }

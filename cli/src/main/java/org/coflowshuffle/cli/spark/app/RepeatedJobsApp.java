@@ -10,8 +10,13 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.File;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -35,8 +40,9 @@ import scala.Tuple2;
  *
  * <p>Usage: {@code RepeatedJobsApp RESULT_JSON JOBS EVERY}. The JSON holds {@code samples}, one per
  * count: {@code job}, {@code driver} and {@code executors} (per executor id), each with {@code
- * threads}, {@code fds} and the plugin's parts; and {@code results}, whether every job's answer was
- * right.
+ * threads}, {@code fds} and the plugin's parts; {@code results}, whether every job's answer was
+ * right; and, with the UI on, {@code prometheus}: the driver's {@code /metrics/prometheus} at the
+ * end (Spark's Prometheus servlet, when configured).
  */
 public final class RepeatedJobsApp {
 
@@ -71,6 +77,10 @@ public final class RepeatedJobsApp {
       }
     }
     out.put("results", right);
+    ReduceTaskLog.drain(sc.sc()); // every listener has seen every stage end
+    if (sc.sc().uiWebUrl().isDefined()) { // what Spark's Prometheus servlet shows now, if set up
+      out.put("prometheus", scrape(sc.sc().uiWebUrl().get() + "/metrics/prometheus"));
+    }
     new ObjectMapper().writeValue(new File(args[0]), out);
     spark.stop();
   }
@@ -96,6 +106,25 @@ public final class RepeatedJobsApp {
       t._2().forEach(e::put);
     }
     return s;
+  }
+
+  /** The text at {@code url}, or the error, for the result file. */
+  private static String scrape(String url) {
+    try {
+      HttpResponse<String> r =
+          HttpClient.newBuilder()
+              .followRedirects(HttpClient.Redirect.NORMAL)
+              .build()
+              .send(
+                  HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10)).build(),
+                  HttpResponse.BodyHandlers.ofString());
+      return r.statusCode() == 200 ? r.body() : "HTTP " + r.statusCode();
+    } catch (IOException e) {
+      return "failed: " + e;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return "interrupted";
+    }
   }
 
   private static Map<String, Integer> footprintHere() {
