@@ -175,7 +175,7 @@ public final class TestbedYarn implements AutoCloseable {
               "org.apache.hadoop.yarn.server.resourcemanager.ResourceManager",
               List.of(),
               dir.resolve("resourcemanager.log")),
-          ProcessBuilder.Redirect.to(dir.resolve("resourcemanager.log").toFile()));
+          false);
       for (HostLink h : hosts) {
         Path node = dir.resolve(h.name());
         Map<String, String> site = new LinkedHashMap<>(common);
@@ -189,7 +189,7 @@ public final class TestbedYarn implements AutoCloseable {
                 List.of("ip", "netns", "exec", h.namespace()),
                 dir.resolve("nodemanager-" + h.name() + ".log"));
         y.launches.put(h.name(), nm);
-        y.nodeManagers.put(h.name(), y.launch(nm, ProcessBuilder.Redirect.to(nm.log().toFile())));
+        y.nodeManagers.put(h.name(), y.launch(nm, false));
       }
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
       int running;
@@ -303,7 +303,8 @@ public final class TestbedYarn implements AutoCloseable {
     return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
   }
 
-  private Process launch(Launch d, ProcessBuilder.Redirect log) throws IOException {
+  /** Starts a daemon, its output in its log: a new one, or appended ({@code append}). */
+  private Process launch(Launch d, boolean append) throws IOException {
     List<String> cmd = new ArrayList<>(d.prefix());
     cmd.add(ProcessHandle.current().info().command().orElse("java"));
     cmd.add("-Xmx512m");
@@ -313,7 +314,10 @@ public final class TestbedYarn implements AutoCloseable {
     cmd.addAll(
         List.of("-cp", d.conf() + java.io.File.pathSeparator + d.classPath(), d.mainClass()));
     ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
-    pb.redirectOutput(log);
+    pb.redirectOutput(
+        append
+            ? ProcessBuilder.Redirect.appendTo(d.log().toFile())
+            : ProcessBuilder.Redirect.to(d.log().toFile()));
     pb.environment().put("HADOOP_CONF_DIR", d.conf().toString());
     Process p = pb.start();
     processes.add(p);
@@ -400,7 +404,7 @@ public final class TestbedYarn implements AutoCloseable {
     if (nm == null) {
       throw new IllegalArgumentException("no NodeManager on " + host);
     }
-    nodeManagers.put(host, launch(nm, ProcessBuilder.Redirect.appendTo(nm.log().toFile())));
+    nodeManagers.put(host, launch(nm, true));
   }
 
   /**

@@ -236,6 +236,11 @@ public final class CoflowDriverPlugin implements DriverPlugin {
     throw new IllegalArgumentException("coflow: unknown message " + message);
   }
 
+  /** Shuffle bytes the executors said they fetched paced, all together. */
+  private long pacedBytes() {
+    return pacedTotals.values().stream().mapToLong(Long::longValue).sum();
+  }
+
   /** The plugin's metrics, in Spark's metrics system ({@link DriverMetrics}). */
   @Override
   public void registerMetrics(String appId, PluginContext ctx) {
@@ -243,11 +248,7 @@ public final class CoflowDriverPlugin implements DriverPlugin {
     if (l == null) {
       return; // the plugin is off: a bad setting
     }
-    DriverMetrics m =
-        new DriverMetrics(
-            ctx.metricRegistry(),
-            l::activeCoflows,
-            () -> pacedTotals.values().stream().mapToLong(Long::longValue).sum());
+    DriverMetrics m = new DriverMetrics(ctx.metricRegistry(), l::activeCoflows, this::pacedBytes);
     l.measure(m);
     metrics = m;
   }
@@ -257,7 +258,7 @@ public final class CoflowDriverPlugin implements DriverPlugin {
     statusLog.shutdownNow();
     LOG.info(
         "coflow: {} bytes of shuffle blocks fetched paced by {} executor(s)",
-        pacedTotals.values().stream().mapToLong(Long::longValue).sum(),
+        pacedBytes(),
         pacedTotals.size());
     PreferredLocationsHook.uninstall();
     if (current instanceof AutoCloseable link) {
