@@ -40,7 +40,10 @@ public final class SchedulingKeys {
             + " schedule.");
   }
 
-  /** The link speed of a machine that {@link #hostBandwidth} does not name, bytes per second. */
+  /**
+   * The link speed of a machine that {@link #hostBandwidth} does not name, bytes per second: fixed
+   * at 125 MiB/s for a coordinator that cannot measure links.
+   */
   public static ConfigKey<Long> defaultBandwidth(String prefix) {
     return ConfigKey.size(
         prefix + "defaultBandwidth",
@@ -48,6 +51,21 @@ public final class SchedulingKeys {
         SINCE,
         "Link speed of a machine, bytes per second each way (`125m` = 125 MiB/s, about 1 Gbit/s),"
             + " unless `hostBandwidth` names it.");
+  }
+
+  /**
+   * The link speed of a machine that {@link #hostBandwidth} does not name, bytes per second: an
+   * upper bound for what is measured; unset, the machine's NIC speed is.
+   */
+  public static ConfigKey<Long> measuredBandwidth(String prefix) {
+    return ConfigKey.size(
+        prefix + "defaultBandwidth",
+        null,
+        SINCE,
+        "Link speed of a machine, bytes per second each way (e.g. `125m` = 125 MiB/s, about"
+            + " 1 Gbit/s), unless `hostBandwidth` names it: the most its link is taken to carry,"
+            + " while what its transfers achieve sets what is planned below it (docs/spark.md)."
+            + " Unset, the machine's NIC speed is that bound.");
   }
 
   /** Machines whose links differ from {@link #defaultBandwidth}, bytes per second by host name. */

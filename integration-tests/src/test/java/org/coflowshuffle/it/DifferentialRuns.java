@@ -36,28 +36,55 @@ final class DifferentialRuns {
   static final String PLUGIN = "org.coflowshuffle.spark.CoflowPlugin";
 
   private static DifferentialRuns shared;
+  private static final Map<String, DifferentialRuns> releases = new java.util.HashMap<>();
 
   private final ObjectMapper json = new ObjectMapper();
   final Path root;
   final Path spark;
   final TerasortCommand.Jars jars;
   final Path work;
+
+  /** Prefixes the names of this Spark's runs (empty for the targeted release). */
+  private final String tag;
+
   private final JsonNode stock;
 
-  private DifferentialRuns() throws Exception {
-    root = Path.of(System.getProperty("coflow.home", "..")).toAbsolutePath().normalize();
-    spark = SparkDistribution.home(root, System.err);
+  private DifferentialRuns(Path root, Path spark, String tag) throws Exception {
+    this.root = root;
+    this.spark = spark;
+    this.tag = tag;
     jars = TerasortCommand.Jars.find(root);
     work = Files.createDirectories(root.resolve("integration-tests/target/it-work"));
     stock = json.readTree(submit("stock", Map.of(), false, List.of()).toFile());
   }
 
+  private static Path root() {
+    return Path.of(System.getProperty("coflow.home", "..")).toAbsolutePath().normalize();
+  }
+
   /** The runs of this JVM, with the stock run made on first use. */
   static synchronized DifferentialRuns get() throws Exception {
     if (shared == null) {
-      shared = new DifferentialRuns();
+      Path root = root();
+      shared = new DifferentialRuns(root, SparkDistribution.home(root, System.err), "");
     }
     return shared;
+  }
+
+  /**
+   * Runs on another Spark release, {@code pyspark==version} from PyPI, with its own stock run;
+   * their files are named {@code differential-VERSION-NAME}.
+   */
+  static synchronized DifferentialRuns release(String version) throws Exception {
+    DifferentialRuns r = releases.get(version);
+    if (r == null) {
+      Path root = root();
+      r =
+          new DifferentialRuns(
+              root, SparkDistribution.release(root, version, System.err), version + "-");
+      releases.put(version, r);
+    }
+    return r;
   }
 
   /** Runs the application with {@code extra} settings; returns its JSON. */
@@ -76,7 +103,7 @@ final class DifferentialRuns {
     Map<String, String> conf = new LinkedHashMap<>();
     conf.put("spark.ui.enabled", "false");
     conf.putAll(extra);
-    Path result = work.resolve("differential-" + name + ".json");
+    Path result = work.resolve("differential-" + tag + name + ".json");
     Files.deleteIfExists(result);
     List<String> args = new ArrayList<>(List.of(result.toString()));
     args.addAll(more);
@@ -138,7 +165,7 @@ final class DifferentialRuns {
   }
 
   Path log(String name) {
-    return work.resolve("differential-" + name + ".log");
+    return work.resolve("differential-" + tag + name + ".log");
   }
 
   /** The plugin's two settings, then {@code more}. */

@@ -21,7 +21,7 @@ import scala.Tuple2;
  * of docs/configuration.md is generated), read once from the application's configuration. A bad
  * value fails plugin start-up with one line naming the key; Spark then places reducers itself.
  *
- * @param defaultBandwidth bytes per second
+ * @param defaultBandwidth bytes per second; NaN (unset) to measure each machine's link
  * @param starvationSeconds seconds
  * @param coordinator a standalone coordinator, or null for the embedded one
  * @param coordinatorCredentials what the driver proves to a standalone coordinator
@@ -50,7 +50,7 @@ public record CoflowSparkConf(
           SINCE,
           "The scheme of the embedded coordinator: " + String.join(", ", Schemes.names()) + ".",
           Schemes::require);
-  public static final ConfigKey<Long> DEFAULT_BANDWIDTH = SchedulingKeys.defaultBandwidth(PREFIX);
+  public static final ConfigKey<Long> DEFAULT_BANDWIDTH = SchedulingKeys.measuredBandwidth(PREFIX);
   public static final ConfigKey<Double> STARVATION_THRESHOLD =
       SchedulingKeys.starvationThreshold(PREFIX);
   public static final ConfigKey<Boolean> PLACEMENT =
@@ -160,7 +160,7 @@ public record CoflowSparkConf(
     }
     return new CoflowSparkConf(
         SCHEME.read(settings),
-        DEFAULT_BANDWIDTH.read(settings),
+        measured(DEFAULT_BANDWIDTH.read(settings)),
         STARVATION_THRESHOLD.read(settings),
         PLACEMENT.read(settings),
         NEW_EXECUTORS.read(settings),
@@ -169,6 +169,10 @@ public record CoflowSparkConf(
         SHUFFLE_SERVICE_PORT.read(settings),
         COORDINATOR.read(settings),
         secret == null ? Credentials.NONE : new Credentials(principal, secret));
+  }
+
+  private static double measured(Long bytesPerSecond) {
+    return bytesPerSecond == null ? Double.NaN : bytesPerSecond;
   }
 
   /**

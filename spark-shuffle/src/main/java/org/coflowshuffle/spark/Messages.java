@@ -54,6 +54,13 @@ public final class Messages {
   public record PacedTotal(String executorId, long bytes) implements Serializable {}
 
   /**
+   * The speed of the network interface an executor's address ({@code host}) is on, bytes per
+   * second, 0 when not known. Sent once at start, no reply.
+   */
+  public record NicSpeed(String executorId, String host, double bytesPerSecond)
+      implements Serializable {}
+
+  /**
    * A reducer's flow from an executor left the paced transport (its sender failed or could not be
    * reached): Spark's own client fetches the rest, so the coordinator no longer counts it among the
    * flows it paces. Sent, no reply.

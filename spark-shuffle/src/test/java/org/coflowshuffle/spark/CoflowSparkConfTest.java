@@ -17,10 +17,10 @@ import org.junit.jupiter.api.Test;
 class CoflowSparkConfTest {
 
   @Test
-  void defaultsAreRpcAtOneGigabitWithASixtySecondThresholdWorkConserving() {
+  void defaultsAreRpcOnMeasuredLinksWithASixtySecondThresholdWorkConserving() {
     CoflowSparkConf c = CoflowSparkConf.from(new SparkConf(false));
     assertEquals("rpc", c.scheme());
-    assertEquals(125L * 1024 * 1024, c.defaultBandwidth(), "Spark's sizes are binary: 125m");
+    assertTrue(Double.isNaN(c.defaultBandwidth()), "unset: every machine's link is measured");
     assertEquals(60.0, c.starvationSeconds());
     assertTrue(c.placement());
     assertEquals(true, c.schemeOptions().workConserving(), "on real links, as measured");

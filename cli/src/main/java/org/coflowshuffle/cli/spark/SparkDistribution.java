@@ -29,19 +29,31 @@ public final class SparkDistribution {
   public static Path home(Path projectRoot, PrintStream err)
       throws IOException, InterruptedException {
     String env = System.getenv("SPARK_HOME");
-    if (env != null && isSpark(Path.of(env))) {
+    if (env != null && isSpark(Path.of(env), VERSION)) {
       return Path.of(env);
     }
-    Path target = projectRoot.resolve(".cache/spark/pyspark-" + VERSION);
+    return release(projectRoot, VERSION, err);
+  }
+
+  /**
+   * The distribution of another Spark release, from the PyPI package {@code pyspark==version},
+   * installed on first use under the project's {@code .cache/spark}: for checking the plugin on the
+   * releases it does not target.
+   *
+   * @throws IOException when pip fails or the installed package holds no Spark
+   */
+  public static Path release(Path projectRoot, String version, PrintStream err)
+      throws IOException, InterruptedException {
+    Path target = projectRoot.resolve(".cache/spark/pyspark-" + version);
     Path home = target.resolve("pyspark");
-    if (isSpark(home)) {
+    if (isSpark(home, version)) {
       return home;
     }
     err.println(
         "coflow: installing Spark "
-            + VERSION
+            + version
             + " (PyPI package pyspark=="
-            + VERSION
+            + version
             + ", about 450 MB) into "
             + target);
     Process pip =
@@ -55,14 +67,14 @@ public final class SparkDistribution {
                     "--no-deps",
                     "--target",
                     target.toString(),
-                    "pyspark==" + VERSION))
+                    "pyspark==" + version))
             .inheritIO()
             .redirectOutput(ProcessBuilder.Redirect.to(new java.io.File("/dev/null")))
             .start();
-    if (pip.waitFor() != 0 || !isSpark(home)) {
+    if (pip.waitFor() != 0 || !isSpark(home, version)) {
       throw new IOException(
           "could not install pyspark=="
-              + VERSION
+              + version
               + " with pip into "
               + target
               + "; install it yourself and set SPARK_HOME to its pyspark folder");
@@ -70,8 +82,8 @@ public final class SparkDistribution {
     return home;
   }
 
-  private static boolean isSpark(Path home) {
+  private static boolean isSpark(Path home, String version) {
     return Files.isExecutable(home.resolve("bin/spark-submit"))
-        && Files.exists(home.resolve("jars/spark-core_2.13-" + VERSION + ".jar"));
+        && Files.exists(home.resolve("jars/spark-core_2.13-" + version + ".jar"));
   }
 }

@@ -33,6 +33,14 @@ final class TerasortRuns {
   private static final Pattern PACED =
       Pattern.compile("coflow: (\\d+) bytes of shuffle blocks fetched paced by \\d+ executor");
 
+  /** The line the driver plugin logs every 10 s and at its end on each machine's link. */
+  private static final Pattern LINKS =
+      Pattern.compile("coflow: link estimates \\(MB/s in/out\\): (.*)$");
+
+  /** The line the driver plugin logs at its end on the rates it planned. */
+  private static final Pattern LINK_USE =
+      Pattern.compile("coflow: the planned rates took at most ([0-9.]+)%");
+
   /**
    * Where the jobs run: Spark's master URL, settings and environment every run gets, and settings
    * every plugin run gets on top (the links it should model).
@@ -134,7 +142,11 @@ final class TerasortRuns {
     Path log = submit(v.pluginConf(), "sort", appArgs, v.name());
     ObjectNode r = (ObjectNode) json.readTree(result.toFile());
     if (v.plugin()) {
-      r.put("pacedBytes", pacedBytes(Files.readAllLines(log)));
+      List<String> lines = Files.readAllLines(log);
+      r.put("pacedBytes", pacedBytes(lines));
+      r.put("peakLinkUse", peakLinkUse(lines));
+      ObjectNode links = r.putObject("hostBandwidth");
+      measuredLinks(lines).forEach((m, io) -> links.putArray(m).add(io[0]).add(io[1]));
     }
     return r;
   }
@@ -151,6 +163,41 @@ final class TerasortRuns {
       }
     }
     return 0;
+  }
+
+  /**
+   * The largest share of a host's link that the coordinator's planned rates took, from the line the
+   * driver logs at its end (1 is the whole link); NaN without that line.
+   */
+  static double peakLinkUse(List<String> driverLog) {
+    for (String line : driverLog) {
+      Matcher m = LINK_USE.matcher(line);
+      if (m.find()) {
+        return Double.parseDouble(m.group(1)) / 100;
+      }
+    }
+    return Double.NaN;
+  }
+
+  /**
+   * Per machine, the link the coordinator measured in and out (MB/s), from the last such line of
+   * the driver's log; empty where links were configured.
+   */
+  static Map<String, double[]> measuredLinks(List<String> driverLog) {
+    Map<String, double[]> links = new java.util.TreeMap<>();
+    for (String line : driverLog) {
+      Matcher m = LINKS.matcher(line);
+      if (m.find()) {
+        links.clear();
+        for (String entry : m.group(1).split(", ")) {
+          String[] parts = entry.trim().split(" ");
+          String[] inOut = parts[parts.length - 1].split("/");
+          links.put(
+              parts[0], new double[] {Double.parseDouble(inOut[0]), Double.parseDouble(inOut[1])});
+        }
+      }
+    }
+    return links;
   }
 
   /** The mean of a per-job figure of a run's result, e.g. {@code shuffleSeconds}. */

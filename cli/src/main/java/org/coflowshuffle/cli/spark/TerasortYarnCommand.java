@@ -24,6 +24,7 @@ import org.coflowshuffle.cli.spark.TerasortCommand.Jars;
 import org.coflowshuffle.cli.spark.TerasortCommand.Options;
 import org.coflowshuffle.cli.spark.TerasortRuns.Cluster;
 import org.coflowshuffle.cli.spark.TerasortRuns.Variant;
+import org.coflowshuffle.cli.testbed.HostLink;
 import org.coflowshuffle.cli.testbed.TestbedCommands;
 import org.coflowshuffle.cli.testbed.TestbedSpark;
 import org.coflowshuffle.cli.testbed.TestbedYarn;
@@ -56,12 +57,15 @@ public final class TerasortYarnCommand implements Command {
           .value("--mbit", "10", "the fastest link, Mbit/s")
           .value("--size", "120m", "data to sort, bytes (k, m, g: powers of ten)")
           .value("--jobs", "3", "terasorts at once, of different sizes")
-          .value("--cores", "2", "cores per executor, one executor per host")
+          .value("--cores", "2", "cores per executor")
+          .value("--executors-per-host", "1", "executors on each host, sharing its link")
           .value("--reducers", "6", "reducers per job (default one per host)")
           .value("--executor-memory", "1024", "MiB per executor")
           .value("--input-hosts", "N", "store the input on the first N hosts only")
           .value("--locality-wait", "SECONDS", "spark.locality.wait for every run (Spark's: 3)")
           .flag("--shuffle-service", "keep shuffle files with the NodeManagers' coflow service")
+          .flag("--measure-links", "tell the plugin no link speed: it measures each host's")
+          .value("--background", "HOST:MBIT", "a steady TCP transfer into HOST during every run")
           .flag(
               "--not-work-conserving", "the paper's strict schedule: no idle bandwidth handed out")
           .value("--runs", "stock,rates-only,rpc,fair", "runs, in this order (default the first 3)")
@@ -98,8 +102,30 @@ public final class TerasortYarnCommand implements Command {
       boolean shuffleService,
       int inputHosts,
       String localityWait,
+      int executorsPerHost,
+      boolean measureLinks,
+      Background background,
       List<Variant> runs,
       Options terasort) {}
+
+  /** A steady transfer into a testbed host, Mbit/s: traffic on its link that is not a shuffle's. */
+  record Background(String host, int mbit) {
+    static Background parse(String s) {
+      int colon = s.lastIndexOf(':');
+      if (colon <= 0) {
+        throw new IllegalArgumentException("--background: expected HOST:MBIT, got " + s);
+      }
+      try {
+        int mbit = Integer.parseInt(s.substring(colon + 1));
+        if (mbit <= 0) {
+          throw new NumberFormatException();
+        }
+        return new Background(s.substring(0, colon), mbit);
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException("--background: MBIT must be a positive integer: " + s);
+      }
+    }
+  }
 
   @Override
   public CommandOptions options() {
@@ -126,15 +152,19 @@ public final class TerasortYarnCommand implements Command {
     }
     int hosts = f.positiveInt("--hosts", 6);
     int cores = f.positiveInt("--cores", 2);
-    if (cores > TestbedYarn.VCORES) {
+    int perHost = f.positiveInt("--executors-per-host", 1);
+    if (cores * perHost > TestbedYarn.VCORES) {
       throw new IllegalArgumentException(
-          "--cores: a testbed NodeManager offers " + TestbedYarn.VCORES + ", got " + cores);
+          "--cores x --executors-per-host: a testbed NodeManager offers "
+              + TestbedYarn.VCORES
+              + ", got "
+              + cores * perHost);
     }
     Options o =
         new Options(
             TerasortCommand.bytes(f.string("--size", "120m")),
             f.positiveInt("--jobs", 3),
-            hosts,
+            hosts * perHost,
             cores,
             f.positiveInt("--reducers", hosts),
             f.positiveInt("--executor-memory", 1024),
@@ -159,6 +189,9 @@ public final class TerasortYarnCommand implements Command {
         f.has("--locality-wait")
             ? Math.round(f.nonNegativeDouble("--locality-wait", 0) * 1000) + "ms"
             : null,
+        perHost,
+        f.has("--measure-links"),
+        f.has("--background") ? Background.parse(f.string("--background", "")) : null,
         runs,
         o);
   }
@@ -181,9 +214,10 @@ public final class TerasortYarnCommand implements Command {
       Files.createDirectories(o.work().resolve("logs"));
       try (TestbedCommands.Session testbed =
               TestbedCommands.session(b.profile(), b.hosts(), b.mbit(), err);
-          TestbedYarn yarn = startYarn(hadoop, jars, testbed, o, err)) {
+          TestbedYarn yarn = startYarn(hadoop, jars, testbed, b, err)) {
         Map<String, String> conf =
-            new LinkedHashMap<>(yarn.sparkConf(spark, b.hosts(), o.cores(), o.executorMemoryMb()));
+            new LinkedHashMap<>(
+                yarn.sparkConf(spark, o.executors(), o.cores(), o.executorMemoryMb()));
         if (b.shuffleService()) {
           conf.putAll(TestbedYarn.serviceConf());
         }
@@ -199,14 +233,22 @@ public final class TerasortYarnCommand implements Command {
                     + "), "
                     + b.hosts()
                     + " hosts x "
+                    + (b.executorsPerHost() > 1 ? b.executorsPerHost() + " executors x " : "")
                     + o.cores()
                     + " core(s)"
                     + (b.shuffleService() ? ", shuffle files kept by the NodeManagers" : "")
                     + (b.inputHosts() > 0 ? ", input stored on the first " + b.inputHosts() : "")
-                    + (b.localityWait() != null ? ", locality wait " + b.localityWait() : ""),
+                    + (b.localityWait() != null ? ", locality wait " + b.localityWait() : "")
+                    + (b.measureLinks() ? ", links measured by the plugin" : "")
+                    + (b.background() != null
+                        ? ", "
+                            + b.background().mbit()
+                            + " Mbit/s of other traffic into "
+                            + b.background().host()
+                        : ""),
                 conf,
                 Map.of("HADOOP_CONF_DIR", yarn.confDir().toString()),
-                TestbedSpark.linkConf(testbed.hosts()));
+                b.measureLinks() ? Map.of() : TestbedSpark.linkConf(testbed.hosts()));
         if (b.inputHosts() > testbed.hosts().size()) {
           throw new IllegalStateException(
               "--input-hosts " + b.inputHosts() + ": the testbed has " + testbed.hosts().size());
@@ -215,13 +257,33 @@ public final class TerasortYarnCommand implements Command {
             testbed.hosts().stream().limit(b.inputHosts()).map(h -> h.name()).toList();
         TerasortRuns runs = new TerasortRuns(spark, jars, o, cluster, inputHosts, err);
         Path gen = runs.generate();
+        HostLink busy = null;
+        if (b.background() != null) {
+          busy =
+              testbed.hosts().stream()
+                  .filter(h -> h.name().equals(b.background().host()))
+                  .findFirst()
+                  .orElseThrow(
+                      () ->
+                          new IllegalStateException(
+                              "--background: no testbed host " + b.background().host()));
+        }
         Map<String, JsonNode> results = new LinkedHashMap<>();
         for (Variant v : b.runs()) {
-          results.put(v.name(), runs.sort(v, gen));
+          try (AutoCloseable other =
+              busy == null
+                  ? null
+                  : testbed.testbed().background(busy, b.background().mbit(), 24 * 3600)) {
+            results.put(v.name(), runs.sort(v, gen));
+          } catch (IOException | InterruptedException | RuntimeException e) {
+            throw e;
+          } catch (Exception e) {
+            throw new IOException("stopping the background transfer: " + e.getMessage(), e);
+          }
         }
         ObjectMapper json = new ObjectMapper();
         ObjectNode summary = summary(json, results);
-        print(out, o, cluster, results, summary);
+        print(out, o, cluster, results, summary, testbed.hosts());
         if (o.json()) {
           out.println(json.writeValueAsString(summary));
         }
@@ -233,8 +295,9 @@ public final class TerasortYarnCommand implements Command {
   }
 
   private static TestbedYarn startYarn(
-      String hadoop, Jars jars, TestbedCommands.Session testbed, Options o, PrintStream err)
+      String hadoop, Jars jars, TestbedCommands.Session testbed, Bench b, PrintStream err)
       throws IOException, InterruptedException {
+    Options o = b.terasort();
     err.printf(
         Locale.ROOT,
         "coflow: starting YARN (a ResourceManager, %d NodeManagers)%n",
@@ -244,7 +307,10 @@ public final class TerasortYarnCommand implements Command {
         TestbedCommands.gateway(),
         testbed.hosts(),
         new TestbedYarn.Nodes(
-            o.executorMemoryMb(), TestbedYarn.coflowService(jars.service(), o.sparkConf())),
+            o.executorMemoryMb(),
+            TestbedYarn.coflowService(jars.service(), o.sparkConf()),
+            false,
+            b.executorsPerHost()),
         o.work().resolve("yarn"));
   }
 
@@ -265,6 +331,8 @@ public final class TerasortYarnCommand implements Command {
       n.put("valid", r.get("valid").asBoolean());
       if (r.has("pacedBytes")) {
         n.put("pacedBytes", r.get("pacedBytes").asLong());
+        n.put("peakLinkUse", r.get("peakLinkUse").asDouble());
+        n.set("hostBandwidth", r.get("hostBandwidth"));
       }
       var hosts = n.putArray("reduceHosts");
       r.get("jobs").forEach(j -> hosts.add(j.get("reduceHosts")));
@@ -280,7 +348,8 @@ public final class TerasortYarnCommand implements Command {
       Options o,
       Cluster cluster,
       Map<String, JsonNode> results,
-      ObjectNode summary) {
+      ObjectNode summary,
+      List<HostLink> hosts) {
     out.printf(
         Locale.ROOT,
         "terasort %s, %d jobs at once of 1/%d to all of the data, %s, %d reducers per job%n",
@@ -334,12 +403,50 @@ public final class TerasortYarnCommand implements Command {
           n.get("valid").asBoolean() ? "valid" : "INVALID",
           n.has("pacedBytes")
               ? String.format(
-                  Locale.ROOT, ", fetched paced %.1f MB", n.get("pacedBytes").asLong() / 1e6)
+                  Locale.ROOT,
+                  ", fetched paced %.1f MB, planned rates at most %.1f%% of a link",
+                  n.get("pacedBytes").asLong() / 1e6,
+                  100 * n.get("peakLinkUse").asDouble())
               : "");
     }
     out.printf(
         Locale.ROOT,
         "rpc reduce tasks where the coordinator placed them: %.1f%%%n",
         100 * summary.get("placementMatch").asDouble());
+    for (String name : results.keySet()) {
+      JsonNode links = summary.get(name).path("hostBandwidth");
+      if (links.size() > 0) {
+        StringBuilder line = new StringBuilder();
+        links
+            .fields()
+            .forEachRemaining(
+                e ->
+                    line.append(line.length() == 0 ? "" : ", ")
+                        .append(
+                            String.format(
+                                Locale.ROOT,
+                                "%s %.2f/%.2f",
+                                e.getKey(),
+                                e.getValue().get(0).asDouble(),
+                                e.getValue().get(1).asDouble())));
+        out.printf(Locale.ROOT, "%-11s link estimates (MB/s in/out): %s%n", name, line);
+      }
+    }
+    if (summary.properties().stream()
+        .anyMatch(e -> e.getValue().path("hostBandwidth").size() > 0)) {
+      StringBuilder line = new StringBuilder();
+      for (HostLink h : hosts) {
+        line.append(line.length() == 0 ? "" : ", ")
+            .append(
+                String.format(
+                    Locale.ROOT,
+                    "%s (%s) %.2f/%.2f",
+                    h.name(),
+                    h.address(),
+                    h.inMbit() / 8.0,
+                    h.outMbit() / 8.0));
+      }
+      out.printf(Locale.ROOT, "%-11s tc allows (MB/s in/out): %s%n", "", line);
+    }
   }
 }

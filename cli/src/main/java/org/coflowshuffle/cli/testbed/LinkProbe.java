@@ -13,7 +13,7 @@ import java.net.Socket;
 /**
  * An iperf-style probe run inside testbed namespaces: {@code listen PORT} receives one connection
  * and prints {@code received BYTES SECONDS} (from its first byte to its last); {@code send HOST
- * PORT SECONDS} writes as fast as it can for that long.
+ * PORT SECONDS [MBIT]} writes for that long, as fast as it can or at {@code MBIT} Mbit/s.
  */
 public final class LinkProbe {
 
@@ -43,11 +43,20 @@ public final class LinkProbe {
         }
       }
     } else {
-      long end = System.nanoTime() + (long) (Double.parseDouble(args[3]) * 1e9);
+      long start = System.nanoTime();
+      long end = start + (long) (Double.parseDouble(args[3]) * 1e9);
+      double bytesPerNano = args.length > 4 ? Double.parseDouble(args[4]) * 125_000 / 1e9 : 0;
+      long sent = 0;
       try (Socket s = new Socket(args[1], Integer.parseInt(args[2]));
           OutputStream out = s.getOutputStream()) {
-        while (System.nanoTime() < end) {
+        for (long now = start; now < end; now = System.nanoTime()) {
+          long due = bytesPerNano > 0 ? start + (long) (sent / bytesPerNano) : now;
+          if (due > now) {
+            Thread.sleep((due - now) / 1_000_000, (int) ((due - now) % 1_000_000));
+            continue;
+          }
           out.write(buf);
+          sent += buf.length;
         }
       }
     }

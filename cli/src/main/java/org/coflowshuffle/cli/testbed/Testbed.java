@@ -376,6 +376,58 @@ public final class Testbed {
     }
   }
 
+  /**
+   * Starts a steady TCP transfer from this machine into {@code to} at {@code mbit} Mbit/s, for as
+   * long as {@code seconds} or until the returned handle closes: traffic that is not a shuffle's on
+   * that host's link in.
+   */
+  public AutoCloseable background(HostLink to, double mbit, double seconds)
+      throws IOException, InterruptedException {
+    String java = ProcessHandle.current().info().command().orElse("java");
+    String cp = System.getProperty("java.class.path");
+    Process listener =
+        new ProcessBuilder(
+                "ip",
+                "netns",
+                "exec",
+                to.namespace(),
+                java,
+                "-cp",
+                cp,
+                LinkProbe.class.getName(),
+                "listen",
+                "5202")
+            .redirectError(ProcessBuilder.Redirect.DISCARD)
+            .start();
+    BufferedReader r =
+        new BufferedReader(
+            new InputStreamReader(listener.getInputStream(), StandardCharsets.UTF_8));
+    if (!"listening".equals(r.readLine())) {
+      listener.destroyForcibly();
+      throw new IOException("background listener in " + to.namespace() + " did not start");
+    }
+    Process sender =
+        new ProcessBuilder(
+                java,
+                "-cp",
+                cp,
+                LinkProbe.class.getName(),
+                "send",
+                to.address(),
+                "5202",
+                Double.toString(seconds),
+                Double.toString(mbit))
+            .redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+            .start();
+    return () -> {
+      sender.destroyForcibly();
+      listener.destroyForcibly();
+      sender.waitFor();
+      listener.waitFor();
+    };
+  }
+
   private record Exec(int status, String out) {}
 
   private static void run(String... cmd) throws IOException, InterruptedException {

@@ -130,23 +130,40 @@ public final class TestbedYarn implements AutoCloseable {
   /**
    * What each NodeManager offers and runs.
    *
-   * @param executorMemoryMb heap of one Spark executor; each node fits exactly one executor and the
-   *     application master, so YARN spreads the executors one per host
+   * @param executorMemoryMb heap of one Spark executor; each node fits exactly {@code
+   *     executorsPerHost} executors and the application master, so YARN spreads the executors
+   *     evenly over the hosts
    * @param auxServices NodeManager auxiliary services by name: their class and the class path they
    *     load from (an isolated class loader)
    * @param recovery NodeManager recovery on ({@code yarn.nodemanager.recovery.enabled},
    *     supervised): a NodeManager killed and started again finds its containers and its services'
    *     state, and the ResourceManager waits a minute for it, not 15 s
+   * @param executorsPerHost executors each node runs, at least 1
    */
-  public record Nodes(int executorMemoryMb, Map<String, AuxService> auxServices, boolean recovery) {
+  public record Nodes(
+      int executorMemoryMb,
+      Map<String, AuxService> auxServices,
+      boolean recovery,
+      int executorsPerHost) {
 
-    /** Nodes without NodeManager recovery. */
+    public Nodes {
+      if (executorsPerHost < 1) {
+        throw new IllegalArgumentException("executors per host: " + executorsPerHost);
+      }
+    }
+
+    /** Nodes of one executor each. */
+    public Nodes(int executorMemoryMb, Map<String, AuxService> auxServices, boolean recovery) {
+      this(executorMemoryMb, auxServices, recovery, 1);
+    }
+
+    /** Nodes of one executor each, without NodeManager recovery. */
     public Nodes(int executorMemoryMb, Map<String, AuxService> auxServices) {
       this(executorMemoryMb, auxServices, false);
     }
 
     int memoryMb() {
-      return executorMemoryMb + EXECUTOR_OVERHEAD_MB + AM_MB;
+      return executorsPerHost * (executorMemoryMb + EXECUTOR_OVERHEAD_MB) + AM_MB;
     }
   }
 
@@ -355,8 +372,8 @@ public final class TestbedYarn implements AutoCloseable {
 
   /**
    * Settings a Spark job needs on this YARN: the driver on the bridge, Spark's jars taken from the
-   * distribution in place (every host shares this machine's disk), one executor per host, and the
-   * jobs held back until every executor registered.
+   * distribution in place (every host shares this machine's disk), {@code executors} executors in
+   * all (spread evenly: see {@link Nodes}), and the jobs held back until every executor registered.
    */
   public Map<String, String> sparkConf(Path sparkHome, int executors, int cores, int memoryMb) {
     Map<String, String> conf = new LinkedHashMap<>();

@@ -108,5 +108,13 @@ class TerasortCommandTest {
                 "26/11/27 INFO CoflowDriverPlugin: coflow: 123456 bytes of shuffle blocks fetched"
                     + " paced by 4 executor(s)")));
     assertEquals(0L, TerasortRuns.pacedBytes(List.of("no such line")));
+    assertEquals(
+        0.998,
+        TerasortRuns.peakLinkUse(
+            List.of(
+                "26/11/27 INFO CoflowDriverPlugin: coflow: the planned rates took at most 99.8%"
+                    + " (h3 in) of a host's link")),
+        1e-9);
+    assertTrue(Double.isNaN(TerasortRuns.peakLinkUse(List.of("no such line"))));
   }
 }

@@ -49,6 +49,15 @@ class TerasortYarnCommandTest {
         IllegalArgumentException.class,
         () -> TerasortYarnCommand.parse(new String[] {"--locality-wait", "-1"}));
     assertEquals(8, TerasortYarnCommand.parse(new String[] {"--cores", "8"}).terasort().cores());
+    TerasortYarnCommand.Bench two =
+        TerasortYarnCommand.parse(new String[] {"--executors-per-host", "2", "--hosts", "4"});
+    assertEquals(2, two.executorsPerHost());
+    assertEquals(8, two.terasort().executors(), "executors in all");
+    assertEquals(4, two.terasort().reducers(), "still one reducer per host by default");
+    assertThrows(
+        IllegalArgumentException.class,
+        () ->
+            TerasortYarnCommand.parse(new String[] {"--executors-per-host", "3", "--cores", "3"}));
     assertThrows(
         IllegalArgumentException.class,
         () -> TerasortYarnCommand.parse(new String[] {"--cores", "9"}),

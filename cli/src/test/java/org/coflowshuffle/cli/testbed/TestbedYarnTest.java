@@ -38,6 +38,13 @@ class TestbedYarnTest {
     assertEquals(TestbedYarn.SERVICE_NAME, site.get("yarn.nodemanager.aux-services"));
     assertEquals(
         "/x/service.jar", site.get("yarn.nodemanager.aux-services.coflow_shuffle.classpath"));
+    int twoEach =
+        Integer.parseInt(
+            TestbedYarn.commonSite("10.77.0.1", new TestbedYarn.Nodes(1024, Map.of(), false, 2))
+                .get("yarn.nodemanager.resource.memory-mb"));
+    assertTrue(
+        twoEach >= 2 * executor + TestbedYarn.AM_MB && twoEach < 3 * executor,
+        "two executors a node: " + twoEach);
     Map<String, String> node =
         TestbedYarn.nodeSite(
             new HostLink("h2", "coflow-h2", "10.77.0.12", 100, 100), Path.of("/w"));

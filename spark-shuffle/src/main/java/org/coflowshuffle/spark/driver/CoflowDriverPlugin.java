@@ -7,12 +7,15 @@ package org.coflowshuffle.spark.driver;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import org.apache.spark.SparkConf;
 import org.apache.spark.SparkContext;
 import org.apache.spark.api.plugin.DriverPlugin;
@@ -51,6 +54,9 @@ public final class CoflowDriverPlugin implements DriverPlugin {
   private final Map<String, Long> pacedTotals = new ConcurrentHashMap<>();
   private volatile DriverMetrics metrics;
 
+  /** Whether no setting gives a host's link (it is measured); null when the plugin is off. */
+  private volatile Predicate<String> measuredLinks;
+
   @Override
   public Map<String, String> init(SparkContext sc, PluginContext ctx) {
     current = null; // nothing of an earlier application in this JVM is answered for this one
@@ -65,12 +71,27 @@ public final class CoflowDriverPlugin implements DriverPlugin {
       return Map.of();
     }
     ShuffleCoordinator coordinator = growing(sc, conf, coordinator(sc, conf));
+    measuredLinks =
+        conf.coordinator() == null && Double.isNaN(conf.defaultBandwidth())
+            ? host -> !conf.hostBandwidth().containsKey(host)
+            : host -> false;
     progress =
-        new ShuffleProgressListener(coordinator, CoflowDriverPlugin::placement, endpoints::remove);
+        new ShuffleProgressListener(
+            coordinator,
+            CoflowDriverPlugin::placement,
+            endpoints::remove,
+            sc.master().startsWith("local-cluster"));
     sc.addSparkListener(progress);
     current = coordinator;
     statusLog.scheduleWithFixedDelay(
-        () -> coordinator.status().forEach(line -> LOG.info("coflow: fetching {}", line)),
+        () -> {
+          List<String> lines = coordinator.status();
+          lines.forEach(line -> LOG.info("coflow: fetching {}", line));
+          Map<String, double[]> links = coordinator.linkEstimates();
+          if (!lines.isEmpty() && !links.isEmpty()) {
+            LOG.info("coflow: link estimates (MB/s in/out): {}", linksLine(links));
+          }
+        },
         STATUS_SECONDS,
         STATUS_SECONDS,
         TimeUnit.SECONDS);
@@ -225,6 +246,22 @@ public final class CoflowDriverPlugin implements DriverPlugin {
       pacedTotals.merge(t.executorId(), t.bytes(), Math::max);
       return null; // sent one-way
     }
+    if (message instanceof Messages.NicSpeed n) {
+      if (c != null) {
+        c.nicSpeed(n.executorId(), n.bytesPerSecond());
+      }
+      if (measuredLinks != null && measuredLinks.test(n.host())) {
+        LOG.info(
+            "coflow: executor {} on {}: {}; its machine's link is measured from its transfers",
+            n.executorId(),
+            n.host(),
+            n.bytesPerSecond() > 0
+                ? String.format(
+                    Locale.ROOT, "NIC at %.0f Mbit/s, an upper bound", n.bytesPerSecond() / 125e3)
+                : "NIC speed unknown, so no upper bound");
+      }
+      return null; // sent one-way
+    }
     if (message instanceof Messages.PacedEndpoint e) {
       endpoints.put(e.executorId(), e);
       return Boolean.TRUE;
@@ -260,6 +297,15 @@ public final class CoflowDriverPlugin implements DriverPlugin {
         "coflow: {} bytes of shuffle blocks fetched paced by {} executor(s)",
         pacedBytes(),
         pacedTotals.size());
+    ShuffleCoordinator c = current;
+    String linkUse = c == null ? "" : c.linkUse();
+    if (!linkUse.isEmpty()) {
+      LOG.info("coflow: the planned rates took at most {} of a host's link", linkUse);
+    }
+    Map<String, double[]> links = c == null ? Map.of() : c.linkEstimates();
+    if (!links.isEmpty()) {
+      LOG.info("coflow: link estimates (MB/s in/out): {}", linksLine(links));
+    }
     PreferredLocationsHook.uninstall();
     if (current instanceof AutoCloseable link) {
       try {
@@ -269,6 +315,17 @@ public final class CoflowDriverPlugin implements DriverPlugin {
       }
     }
     current = null;
+  }
+
+  /** E.g. {@code h1 1.19/1.19, h5 0.59/0.60}: per machine, MB/s in/out. */
+  static String linksLine(Map<String, double[]> links) {
+    StringBuilder s = new StringBuilder();
+    new java.util.TreeMap<>(links)
+        .forEach(
+            (m, v) ->
+                s.append(s.length() == 0 ? "" : ", ")
+                    .append(String.format(Locale.ROOT, "%s %.2f/%.2f", m, v[0] / 1e6, v[1] / 1e6)));
+    return s.toString();
   }
 
   /** Called by the shuffle manager when Spark drops a shuffle. */

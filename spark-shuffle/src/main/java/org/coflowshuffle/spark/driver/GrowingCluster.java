@@ -208,6 +208,21 @@ public final class GrowingCluster implements ShuffleCoordinator, AutoCloseable {
     return coordinator.status();
   }
 
+  @Override
+  public String linkUse() {
+    return coordinator.linkUse();
+  }
+
+  @Override
+  public void nicSpeed(String executorId, double bytesPerSecond) {
+    coordinator.nicSpeed(executorId, bytesPerSecond);
+  }
+
+  @Override
+  public Map<String, double[]> linkEstimates() {
+    return coordinator.linkEstimates();
+  }
+
   /** Closes the coordinator and the source of spare hosts, those that hold resources. */
   @Override
   public void close() throws Exception {

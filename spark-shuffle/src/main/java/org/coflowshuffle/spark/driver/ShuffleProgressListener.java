@@ -57,22 +57,31 @@ final class ShuffleProgressListener extends SparkListener {
   /** Told of each executor that left, for what else is kept per executor. */
   private final Consumer<String> executorGone;
 
+  /**
+   * Each executor stands for a machine of its own, as in Spark's {@code local-cluster} mode, whose
+   * executors share one host to emulate a cluster; otherwise executors on one host share its links.
+   */
+  private final boolean executorsAlone;
+
   ShuffleProgressListener(
       ShuffleCoordinator coordinator,
       Function<Integer, Optional<ShufflePlacement>> placements,
-      Consumer<String> executorGone) {
+      Consumer<String> executorGone,
+      boolean executorsAlone) {
     this.coordinator = coordinator;
     this.placements = placements;
     this.executorGone = executorGone;
+    this.executorsAlone = executorsAlone;
   }
 
   @Override
   public void onExecutorAdded(SparkListenerExecutorAdded added) {
-    coordinator.executorAdded(
+    ExecutorSlots e =
         new ExecutorSlots(
             added.executorId(),
             added.executorInfo().executorHost(),
-            Math.max(1, added.executorInfo().totalCores())));
+            Math.max(1, added.executorInfo().totalCores()));
+    coordinator.executorAdded(executorsAlone ? e.alone() : e);
   }
 
   @Override

@@ -155,6 +155,10 @@ public final class DriverLink {
     sendOneWay(t, "paced totals");
   }
 
+  static void nicSpeed(Messages.NicSpeed n) {
+    sendOneWay(n, "NIC speed");
+  }
+
   /** Sends without waiting; the first failure of each kind of {@code what} is logged once. */
   private static void sendOneWay(Object message, String what) {
     PluginContext ctx = context;

@@ -97,6 +97,8 @@ public final class PacedFetchInstaller implements AutoCloseable {
         new PacedFetchClient.Factory(transport, ctx.conf().getAppId(), secrets);
     try {
       BlockManager bm = SparkEnv.get().blockManager();
+      String address = bm.blockManagerId().host();
+      DriverLink.nicSpeed(new Messages.NicSpeed(ctx.executorID(), address, NicSpeed.of(address)));
       BlockStoreClient spark = BlockClientSwap.current(bm);
       PacedShuffleClient client;
       if (external) {

@@ -466,7 +466,8 @@ public final class RemoteCoordinator implements ShuffleCoordinator, AutoCloseabl
     }
     List<Message.ExecutorInfo> list = new ArrayList<>();
     for (ExecutorSlots e : executors.values()) {
-      list.add(new Message.ExecutorInfo(e.executorId(), e.host(), e.cores()));
+      // The coordinator models machines; placements come back by executor id, mapped to these.
+      list.add(new Message.ExecutorInfo(e.executorId(), e.machine(), e.cores()));
     }
     send(new Message.Executors(app, list));
   }

@@ -9,32 +9,45 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
- * The registered executors, each on the link of the machine it runs on: the configured speed of
- * that machine (or every machine's), less what other traffic takes there as a broker reports. The
- * model's hosts for a decision come from here ({@link #hostIndex}). Not thread-safe: {@link
- * LiveCoordinator} guards it.
+ * The registered executors, each on the link of the machine it runs on: what its transfers showed
+ * that link carries ({@link LinkEstimates}), at most its configured speed (that machine's or every
+ * machine's) or, where none is configured, its NIC's; less what other traffic takes there as a
+ * broker reports. The model's hosts for a decision come from here ({@link #hostIndex}). Not
+ * thread-safe: {@link LiveCoordinator} guards it.
  */
 final class ExecutorRegistry {
 
   private static final double[] FULL = {1, 1};
 
+  /**
+   * Every machine's link, each way, unless named below; NaN where none is set (the NIC bounds it).
+   */
   private final double bytesPerSecond;
+
   private final Map<String, Double> hostBytesPerSecond;
+  private final LinkEstimates estimates = new LinkEstimates();
 
   /** Per host, the share of its link that other traffic leaves (1 unless a broker reported). */
   private final Map<String, double[]> freeShare = new HashMap<>();
 
   private final Map<String, ExecutorSlots> executors = new LinkedHashMap<>();
 
+  /** NIC speeds by executor, kept for an executor that reports before it registers. */
+  private final Map<String, Double> nics = new HashMap<>();
+
   /**
-   * @param bytesPerSecond bandwidth of every machine's link, each way, unless named below
+   * @param bytesPerSecond bandwidth of every machine's link, each way, unless named below; NaN to
+   *     measure each machine's from what its transfers achieve
    * @param hostBytesPerSecond bandwidth by host name, each way
    * @throws IllegalArgumentException for a bandwidth that is not positive
    */
   ExecutorRegistry(double bytesPerSecond, Map<String, Double> hostBytesPerSecond) {
-    requirePositive("executor bandwidth", bytesPerSecond);
+    if (!Double.isNaN(bytesPerSecond)) {
+      requirePositive("executor bandwidth", bytesPerSecond);
+    }
     hostBytesPerSecond.forEach((host, bw) -> requirePositive("bandwidth of " + host, bw));
     this.bytesPerSecond = bytesPerSecond;
     this.hostBytesPerSecond = Map.copyOf(hostBytesPerSecond);
@@ -46,12 +59,22 @@ final class ExecutorRegistry {
     }
   }
 
-  void add(ExecutorSlots executor) {
+  /**
+   * @return whether the links the schemes see changed (a NIC speed reported before it came)
+   */
+  boolean add(ExecutorSlots executor) {
     executors.put(executor.executorId(), executor);
+    double configured = configured(executor.host());
+    if (!Double.isNaN(configured)) {
+      estimates.nominal(executor.machine(), configured);
+    }
+    Double nic = nics.get(executor.executorId());
+    return nic != null && nicSpeed(executor.executorId(), nic);
   }
 
   void remove(String executorId) {
     executors.remove(executorId);
+    nics.remove(executorId);
   }
 
   boolean isEmpty() {
@@ -63,10 +86,10 @@ final class ExecutorRegistry {
     return executors.values();
   }
 
-  /** The host an executor runs on; the executor's id when it is not registered. */
-  String hostOf(String executorId) {
+  /** The machine an executor runs on; the executor's id when it is not registered. */
+  String machineOf(String executorId) {
     ExecutorSlots e = executors.get(executorId);
-    return e == null ? executorId : e.host();
+    return e == null ? executorId : e.machine();
   }
 
   /** The hosts of one decision that places {@code reducers} reducers (see {@link HostIndex}). */
@@ -74,13 +97,74 @@ final class ExecutorRegistry {
     return new HostIndex(
         executors.values(),
         reducers,
-        host -> link(host) * freeShare.getOrDefault(host, FULL)[0],
-        host -> link(host) * freeShare.getOrDefault(host, FULL)[1],
-        bytesPerSecond);
+        e -> left(e.host(), e.machine(), LinkEstimates.IN),
+        e -> left(e.host(), e.machine(), LinkEstimates.OUT),
+        id -> left(id, id, LinkEstimates.OUT));
   }
 
-  private double link(String host) {
+  /** Whether no setting gives a machine's link speed, so that its NIC's bounds it. */
+  boolean measures(String host) {
+    return Double.isNaN(configured(host));
+  }
+
+  /** The configured speed of a host's link, each way; NaN where none is. */
+  private double configured(String host) {
     return hostBytesPerSecond.getOrDefault(host, bytesPerSecond);
+  }
+
+  private double link(String host, String machine, int direction) {
+    if (!estimates.hasNominal(machine) && !measures(host)) {
+      estimates.nominal(machine, configured(host)); // a sender known only by its id
+    }
+    return estimates.effective(machine, direction);
+  }
+
+  private double left(String host, String machine, int direction) {
+    return link(host, machine, direction) * freeShare.getOrDefault(host, FULL)[direction];
+  }
+
+  /**
+   * An executor's NIC speed, bytes per second: the most its machine's links are taken to carry
+   * where no setting gives them. Kept until the executor registers.
+   *
+   * @return whether the links the schemes see changed
+   */
+  boolean nicSpeed(String executorId, double bytesPerSecond) {
+    if (nics.size() < 100_000 || nics.containsKey(executorId)) { // bounded, whatever is sent
+      nics.put(executorId, bytesPerSecond);
+    }
+    ExecutorSlots e = executors.get(executorId);
+    if (e == null || !measures(e.host())) {
+      return false;
+    }
+    double before = estimates.effective(e.machine(), LinkEstimates.IN);
+    estimates.nominal(e.machine(), bytesPerSecond);
+    return estimates.effective(e.machine(), LinkEstimates.IN) != before;
+  }
+
+  /** A decision's rates through each machine's links (see {@link LinkEstimates#planned}). */
+  void planned(double now, Map<String, double[]> rates) {
+    estimates.planned(now, rates);
+  }
+
+  /**
+   * A flow between two machines delivered {@code bytes}.
+   *
+   * @return whether a measured link's estimate changed
+   */
+  boolean delivered(String from, String to, double bytes, double now) {
+    estimates.delivered(from, to, bytes);
+    return estimates.tick(now);
+  }
+
+  /**
+   * Per machine with a registered executor, the bandwidth its links have shown each way, bytes per
+   * second (see {@link LinkEstimates#estimates}).
+   */
+  Map<String, double[]> measured() {
+    Map<String, double[]> out = new TreeMap<>(estimates.estimates());
+    out.keySet().retainAll(executors.values().stream().map(ExecutorSlots::machine).toList());
+    return out;
   }
 
   /**
@@ -90,10 +174,9 @@ final class ExecutorRegistry {
    */
   boolean otherTraffic(
       String host, double inBytesPerSecond, double outBytesPerSecond, double minShare) {
-    double link = link(host);
     double[] share = {
-      Math.max(minShare, 1 - inBytesPerSecond / link),
-      Math.max(minShare, 1 - outBytesPerSecond / link)
+      Math.max(minShare, 1 - inBytesPerSecond / link(host, host, LinkEstimates.IN)),
+      Math.max(minShare, 1 - outBytesPerSecond / link(host, host, LinkEstimates.OUT))
     };
     share[0] = Math.min(1, share[0]);
     share[1] = Math.min(1, share[1]);
@@ -106,8 +189,6 @@ final class ExecutorRegistry {
 
   /** The bytes per second a host's links leave for shuffles, in and out. */
   double[] left(String host) {
-    double link = link(host);
-    double[] share = freeShare.getOrDefault(host, FULL);
-    return new double[] {link * share[0], link * share[1]};
+    return new double[] {left(host, host, LinkEstimates.IN), left(host, host, LinkEstimates.OUT)};
   }
 }

@@ -9,6 +9,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import org.coflowshuffle.core.model.Coflow;
 import org.coflowshuffle.core.model.Flow;
 import org.coflowshuffle.core.policy.ActiveCoflow;
@@ -48,10 +49,16 @@ final class FetchingCoflow {
   /** Per task, the executor it runs on: where it was placed until it asks from elsewhere. */
   private final String[] reducerExecutors;
 
+  /** Per task, the machine of its executor. */
+  private final String[] reducerMachines;
+
   private final double[] remaining;
 
   /** The executors flows come from, each once, and per flow which of them it comes from. */
   private final String[] sources;
+
+  /** Per source, its machine (its own id when it was not registered at placement). */
+  private final String[] sourceMachines;
 
   private final int[] sourceOfFlow;
   private final int[] flowReducer;
@@ -75,8 +82,9 @@ final class FetchingCoflow {
   private final int[] nextFlow;
 
   /**
-   * Per flow: it stays on one executor (source and reducer together), so it is read from disk and
-   * needs no network. Kept up to date by {@link #runsOn}, as every decision asks it of every flow.
+   * Per flow: it stays on one machine (source and reducer executors there), so it is read from disk
+   * (Spark reads a block of another executor on its host from disk) and needs no network. Kept up
+   * to date by {@link #runsOn}, as every decision asks it of every flow.
    */
   private final boolean[] local;
 
@@ -125,6 +133,7 @@ final class FetchingCoflow {
       double arrival,
       List<String> reducerExecutors,
       List<String> sources,
+      Function<String, String> machineOf,
       int[] sourceOfFlow,
       int[] flowShuffle,
       int[] flowReduceId,
@@ -137,6 +146,7 @@ final class FetchingCoflow {
     this.arrival = arrival;
     this.waitedUntil = arrival;
     this.reducerExecutors = reducerExecutors.toArray(new String[0]);
+    this.reducerMachines = reducerExecutors.stream().map(machineOf).toArray(String[]::new);
     this.remaining = coflow.flows().stream().mapToDouble(Flow::bytes).toArray();
     this.unknown = unknownFlow == null ? null : unknownFlow.clone();
     this.received = unknownFlow == null ? null : new double[remaining.length];
@@ -148,6 +158,7 @@ final class FetchingCoflow {
       flowReducer[k] = coflow.flows().get(k).reducer();
     }
     this.sources = sources.toArray(new String[0]);
+    this.sourceMachines = sources.stream().map(machineOf).toArray(String[]::new);
     for (int i = 0; i < this.sources.length; i++) {
       sourceIndex.put(this.sources[i], i);
     }
@@ -174,9 +185,14 @@ final class FetchingCoflow {
     this.local = new boolean[remaining.length];
     this.networkFlowsLeft = new int[running.length];
     for (int k = 0; k < remaining.length; k++) {
-      local[k] = this.sources[sourceOfFlow[k]].equals(this.reducerExecutors[flowReducer[k]]);
+      local[k] = sourceMachines[sourceOfFlow[k]].equals(reducerMachines[flowReducer[k]]);
       networkFlowsLeft[flowReducer[k]] += !local[k] && remaining[k] > 0 ? 1 : 0;
     }
+  }
+
+  /** The machine a task runs on (where it was placed until it fetched), or null for no task. */
+  String machineOfTask(int task) {
+    return task < 0 || task >= reducerMachines.length ? null : reducerMachines[task];
   }
 
   /** The task that reads reducer {@code reducer}, or -1 when the stage has no such reducer. */
@@ -208,13 +224,13 @@ final class FetchingCoflow {
   }
 
   /**
-   * A task fetches from {@code executor}: where it really runs, which is not where it was placed
-   * when Spark gave up waiting for that executor. What it reads from the executor it was placed on
-   * then crosses the network, and what it reads from its own does not.
+   * A task fetches from {@code executor} on {@code machine}: where it really runs, which is not
+   * where it was placed when Spark gave up waiting for that executor. What it reads from the
+   * machine it was placed on then crosses the network, and what it reads from its own does not.
    *
    * @return whether this changed anything
    */
-  boolean runsOn(int task, String executor) {
+  boolean runsOn(int task, String executor, String machine) {
     if (executor == null
         || task < 0
         || task >= reducerExecutors.length
@@ -222,10 +238,11 @@ final class FetchingCoflow {
       return false;
     }
     reducerExecutors[task] = executor;
+    reducerMachines[task] = machine;
     networkFlowsLeft[task] = 0;
     for (int k = 0; k < local.length; k++) {
       if (flowReducer[k] == task) {
-        local[k] = sources[sourceOfFlow[k]].equals(executor);
+        local[k] = sourceMachines[sourceOfFlow[k]].equals(machine);
         networkFlowsLeft[task] += !local[k] && remaining[k] > 0 ? 1 : 0;
       }
     }
@@ -637,10 +654,15 @@ final class FetchingCoflow {
 
   /**
    * The rate of everything one reducer fetches of a shuffle from one executor: the sum of its
-   * flows' rates; NaN when no flow matches or no decision covered this coflow.
+   * flows' rates; infinite when the executor is on the reducer's machine (Spark reads such blocks
+   * from disk unless told not to, and then over loopback, which no link limits); NaN when no flow
+   * matches or no decision covered this coflow.
    */
   double rateOf(int shuffleId, int reducer, String source) {
     int first = firstFlow(shuffleId, reducer, source);
+    if (first >= 0 && local[first]) {
+      return Double.POSITIVE_INFINITY;
+    }
     if (rates == null || first < 0) {
       return Double.NaN;
     }

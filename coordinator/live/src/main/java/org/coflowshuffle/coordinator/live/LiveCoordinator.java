@@ -20,11 +20,13 @@ import org.coflowshuffle.core.scheme.SizeLearning;
  * go, against the shuffles still being fetched (the paper places reducers after the map stage,
  * section III).
  *
- * <p>Each executor is one host of the model, with the configured bandwidth both ways and as many
- * reducer slots as it has cores times the waves the shuffle needs, less the tasks of stages still
- * fetching that hold its cores, so a shuffle with more reducers than free cores is spread over
- * waves instead of being refused or crowded onto busy cores. Every call is synchronized: events
- * arrive on the transport's threads and placements are asked on the scheduler's.
+ * <p>Each machine is one host of the model: the executors on it share its links, with the
+ * configured bandwidth both ways, and its reducer slots are their cores times the waves the shuffle
+ * needs, less the tasks of stages still fetching that hold those cores, so a shuffle with more
+ * reducers than free cores is spread over waves instead of being refused or crowded onto busy
+ * cores. A task placed on a machine goes to its executor with the most free cores; a flow between
+ * two executors of one machine is read from disk and crosses no link. Every call is synchronized:
+ * events arrive on the transport's threads and placements are asked on the scheduler's.
  *
  * <p>A map output may come without sizes (a shuffle that starts before they are measured). Its
  * stage is then placed as if each such flow were as large as the stage's flows of known size on
@@ -54,7 +56,8 @@ public final class LiveCoordinator implements ShuffleCoordinator {
    *
    * @param scheme one of {@link Schemes#names()}
    * @param options the scheme's options
-   * @param bytesPerSecond bandwidth of every executor, each way, bytes per second
+   * @param bytesPerSecond bandwidth of every machine, each way, bytes per second; NaN to measure
+   *     each machine's from what its transfers achieve ({@link #nicSpeed}, {@link #linkEstimates})
    * @param clock seconds, monotonic; arrival times of shuffles are read from it
    * @throws IllegalArgumentException for an unknown scheme or a bandwidth that is not positive
    */
@@ -68,7 +71,8 @@ public final class LiveCoordinator implements ShuffleCoordinator {
    *
    * @param hostBytesPerSecond bandwidth by host name, each way, for the executors on those hosts;
    *     others have {@code bytesPerSecond}
-   * @throws IllegalArgumentException for an unknown scheme or a bandwidth that is not positive
+   * @throws IllegalArgumentException for an unknown scheme or a bandwidth that is not positive (NaN
+   *     for {@code bytesPerSecond} measures it)
    */
   public LiveCoordinator(
       String scheme,
@@ -127,7 +131,30 @@ public final class LiveCoordinator implements ShuffleCoordinator {
   /** An executor joined (or changed); it may now host reducers. */
   @Override
   public synchronized void executorAdded(ExecutorSlots executor) {
-    executors.add(executor);
+    if (executors.add(executor)) {
+      rates.markStale();
+    }
+  }
+
+  /**
+   * The speed of the network interface an executor's address is on, bytes per second: where no
+   * setting gives its machine's link, the most that link is taken to carry while its transfers show
+   * what it does carry. Kept for an executor not registered yet.
+   */
+  @Override
+  public synchronized void nicSpeed(String executorId, double bytesPerSecond) {
+    if (executors.nicSpeed(executorId, bytesPerSecond)) {
+      rates.markStale();
+    }
+  }
+
+  /**
+   * Per machine whose link no setting gives, the bandwidth its links have shown they carry each way
+   * (in, out), bytes per second: what the schemes plan with (the NIC's speed until measured).
+   */
+  @Override
+  public synchronized Map<String, double[]> linkEstimates() {
+    return executors.measured();
   }
 
   /** An executor left; it hosts no new reducers. */
@@ -345,6 +372,11 @@ public final class LiveCoordinator implements ShuffleCoordinator {
   @Override
   public synchronized List<String> status() {
     return view.lines(clock.getAsDouble());
+  }
+
+  @Override
+  public synchronized String linkUse() {
+    return rates.linkUse().toString();
   }
 
   /** Each placed stage still fetching, for status pages and metrics. */

@@ -56,6 +56,8 @@ final class RateDecider {
 
   private double wakeUp = Double.POSITIVE_INFINITY;
 
+  private final LinkUsePeak linkUse = new LinkUsePeak();
+
   RateDecider(
       SizeLearning scheme,
       DoubleSupplier clock,
@@ -104,6 +106,11 @@ final class RateDecider {
   void delivered(int shuffleId, int reducer, String source, long bytes) {
     FetchingCoflow c = fetching.reading(shuffleId);
     if (c != null && bytes > 0) {
+      String to = c.machineOfTask(c.taskOf(reducer));
+      String from = executors.machineOf(source);
+      if (to != null && !to.equals(from)) {
+        stale |= executors.delivered(from, to, bytes, clock.getAsDouble());
+      }
       if (c.delivered(shuffleId, reducer, source, bytes)) {
         c.fetchedBy(reducer, clock.getAsDouble());
         stale = true; // a flow completed: Algorithm 1 runs again now
@@ -129,7 +136,7 @@ final class RateDecider {
     if (c != null) {
       int task = c.taskOf(reducer);
       stale |= c.running(task, true);
-      stale |= c.runsOn(task, fetcher);
+      stale |= c.runsOn(task, fetcher, fetcher == null ? null : executors.machineOf(fetcher));
     }
   }
 
@@ -146,6 +153,11 @@ final class RateDecider {
     }
     double r = c.rateOf(shuffleId, reducer, source);
     return Double.isNaN(r) ? Double.POSITIVE_INFINITY : r;
+  }
+
+  /** See {@link LiveCoordinator#linkUse}. */
+  LinkUsePeak linkUse() {
+    return linkUse;
   }
 
   /** See {@link LiveCoordinator#refreshRates}. */
@@ -187,6 +199,13 @@ final class RateDecider {
     }
     List<Host> list = hosts.hosts();
     Decision d = scheme.decide(new ClusterView(now, list, active, new int[list.size()]), partial);
+    double[][] load = LinkUsePeak.load(list.size(), active, d);
+    linkUse.add(list, load);
+    Map<String, double[]> byMachine = new HashMap<>();
+    for (int h = 0; h < list.size(); h++) {
+      byMachine.put(list.get(h).id(), load[h]);
+    }
+    executors.planned(now, byMachine);
     for (int i = 0; i < of.size(); i++) {
       of.get(i).rates(d.assignments().get(i).rates());
     }

@@ -5,6 +5,7 @@
 package org.coflowshuffle.coordinator.live;
 
 import java.util.List;
+import java.util.Map;
 
 /**
  * What an application's driver tells its coordinator and asks it, whether the coordinator is
@@ -119,4 +120,26 @@ public interface ShuffleCoordinator {
 
   /** Lines for the driver's log: what is fetching, or the coordinator's state. */
   List<String> status();
+
+  /**
+   * The largest share of one host's link, in or out, that the rates of any decision so far planned,
+   * and where, e.g. {@code 99.8% (h3 in)}; empty where the decisions are made elsewhere.
+   */
+  default String linkUse() {
+    return "";
+  }
+
+  /**
+   * The speed of the network interface an executor's address is on, bytes per second (0 when not
+   * known): an upper bound for a link that is measured. Ignored where links are not measured here.
+   */
+  default void nicSpeed(String executorId, double bytesPerSecond) {}
+
+  /**
+   * Per machine whose link is measured, the bandwidth it has shown each way (in, out), bytes per
+   * second; empty where links are configured or measured elsewhere.
+   */
+  default Map<String, double[]> linkEstimates() {
+    return Map.of();
+  }
 }

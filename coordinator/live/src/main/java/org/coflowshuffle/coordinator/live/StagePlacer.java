@@ -127,11 +127,13 @@ final class StagePlacer {
     HostIndex hosts = executors.hostIndex(tasks.tasks() + heldOnLive);
     int[] slotsInUse = new int[hosts.size()];
     double[][] slotsFreeing = new double[hosts.size()][];
-    for (int h = 0; h < slotsInUse.length; h++) {
-      String id = hosts.executor(h).executorId();
-      slotsInUse[h] = held.getOrDefault(id, 0);
-      slotsFreeing[h] =
-          freeing.getOrDefault(id, List.of()).stream().mapToDouble(Double::doubleValue).toArray();
+    for (int h = 0; h < slotsInUse.length; h++) { // a machine's cores are its executors'
+      List<Double> times = new ArrayList<>();
+      for (ExecutorSlots e : hosts.executors(h)) {
+        slotsInUse[h] += held.getOrDefault(e.executorId(), 0);
+        times.addAll(freeing.getOrDefault(e.executorId(), List.of()));
+      }
+      slotsFreeing[h] = times.stream().mapToDouble(Double::doubleValue).sorted().toArray();
     }
     MapOutputStore.FlowOrigins origins = new MapOutputStore.FlowOrigins();
     Coflow coflow =
@@ -156,8 +158,10 @@ final class StagePlacer {
     }
     List<ExecutorSlots> chosen = new ArrayList<>(numReducers);
     List<String> ids = new ArrayList<>(hostOf.length);
+    Map<String, Integer> load = new HashMap<>(held);
     for (int t = 0; t < hostOf.length; t++) {
-      ExecutorSlots e = hosts.executor(hostOf[t]);
+      ExecutorSlots e = freest(hosts.executors(hostOf[t]), load);
+      load.merge(e.executorId(), 1, Integer::sum);
       ids.add(e.executorId());
       for (int r = tasks.first(t); r < tasks.end(t); r++) {
         chosen.add(e);
@@ -176,6 +180,7 @@ final class StagePlacer {
             now,
             ids,
             origins.sources,
+            executors::machineOf,
             origins.sourceOfFlow(),
             origins.shuffles(),
             origins.reducers(),
@@ -183,6 +188,25 @@ final class StagePlacer {
             origins.unknownFlags(),
             origins.assumed));
     return placement;
+  }
+
+  /**
+   * Of a machine's executors, the one with the most cores free after {@code load} tasks each: the
+   * scheme chose the machine, and a task placed on a busy executor of it would wait or run
+   * elsewhere while a core of the next is free. The first to have joined among equals.
+   */
+  private static ExecutorSlots freest(List<ExecutorSlots> on, Map<String, Integer> load) {
+    ExecutorSlots best = on.get(0);
+    for (ExecutorSlots e : on) {
+      if (free(e, load) > free(best, load)) {
+        best = e;
+      }
+    }
+    return best;
+  }
+
+  private static int free(ExecutorSlots e, Map<String, Integer> load) {
+    return e.cores() - load.getOrDefault(e.executorId(), 0);
   }
 
   /** Adds the shuffles a placement is kept for. */

@@ -53,7 +53,7 @@ final class StatusView {
           Map<String, double[]> byExecutor = new HashMap<>();
           c.addLinksOut(byExecutor);
           Map<String, double[]> byHost = new TreeMap<>();
-          byExecutor.forEach((e, v) -> add(byHost, executors.hostOf(e), v));
+          byExecutor.forEach((e, v) -> add(byHost, executors.machineOf(e), v));
           byHost.forEach((h, v) -> add(all, h, v));
           String out = linksOut(byHost, since);
           lines.add(
@@ -63,7 +63,7 @@ final class StatusView {
                   + c.status()
                   + (out.isEmpty() ? "" : "; out " + out));
         });
-    sentByStopped.forEach((e, v) -> add(all, executors.hostOf(e), v));
+    sentByStopped.forEach((e, v) -> add(all, executors.machineOf(e), v));
     sentByStopped.clear();
     String out = linksOut(all, since);
     if (!out.isEmpty()) {

@@ -319,6 +319,106 @@ class LiveCoordinatorTest {
         c.status().get(0));
   }
 
+  /**
+   * Executors 1 and 2 share machine "a" (100 MB/s), executor 3 is alone on "b" (60 MB/s), one core
+   * each; executors x and y, which hold the map output, are gone.
+   */
+  private static LiveCoordinator twoExecutorsOnOneMachine() {
+    LiveCoordinator c =
+        new LiveCoordinator(
+            "rpc", SchemeOptions.defaults(), 100 * MB, Map.of("b", 60 * MB), () -> 0.0);
+    c.executorAdded(new ExecutorSlots("1", "a", 1));
+    c.executorAdded(new ExecutorSlots("2", "a", 1));
+    c.executorAdded(new ExecutorSlots("3", "b", 1));
+    return c;
+  }
+
+  @Test
+  void executorsOfOneMachineShareItsLink() throws Exception {
+    LiveCoordinator c = twoExecutorsOnOneMachine();
+    c.mapOutput(1, 0, "x", new long[] {500_000_000, 0});
+    c.mapOutput(1, 1, "y", new long[] {0, 500_000_000});
+    // As two hosts, executors 1 and 2 would take both reducers in 5 s; sharing a's link they would
+    // take 10 s, so one goes to b (8.3 s).
+    ShufflePlacement p = c.place(1, 2, 2);
+    assertEquals(
+        java.util.Set.of("a", "b"),
+        java.util.Set.of(p.executorOf(0).host(), p.executorOf(1).host()),
+        p.executorOfReducer().toString());
+    int onA = p.executorOf(0).host().equals("a") ? 0 : 1;
+    assertEquals(100 * MB, c.rate(1, onA, onA == 0 ? "x" : "y", null), 1e-3);
+    assertEquals(60 * MB, c.rate(1, 1 - onA, onA == 0 ? "y" : "x", null), 1e-3);
+  }
+
+  @Test
+  void aMachinesReducersCannotTogetherExceedItsLink() throws Exception {
+    LiveCoordinator c = new LiveCoordinator("rpc", SchemeOptions.defaults(), 100 * MB, () -> 0.0);
+    c.executorAdded(new ExecutorSlots("1", "a", 1));
+    c.executorAdded(new ExecutorSlots("2", "a", 1));
+    c.mapOutput(1, 0, "x", new long[] {500_000_000, 0});
+    c.mapOutput(1, 1, "y", new long[] {0, 500_000_000});
+    ShufflePlacement p = c.place(1, 2, 2);
+    assertNotEquals(
+        p.executorOf(0).executorId(),
+        p.executorOf(1).executorId(),
+        "a machine's tasks go to its executors with free cores");
+    c.fetching(1, 0, null);
+    c.fetching(1, 1, null);
+    double in = c.rate(1, 0, "x", null) + c.rate(1, 1, "y", null);
+    assertEquals(100 * MB, in, 1e-3, "a's link in, shared by its two executors");
+    assertEquals("100.0% (a in)", c.linkUse(), "the peak of every decision's planned rates");
+  }
+
+  @Test
+  void executorsStandingForMachinesOfTheirOwnDoNotShareALink() throws Exception {
+    LiveCoordinator c = new LiveCoordinator("rpc", SchemeOptions.defaults(), 100 * MB, () -> 0.0);
+    c.executorAdded(new ExecutorSlots("1", "a", 1).alone());
+    c.executorAdded(new ExecutorSlots("2", "a", 1).alone());
+    c.mapOutput(1, 0, "x", new long[] {500_000_000, 0});
+    c.mapOutput(1, 1, "y", new long[] {0, 500_000_000});
+    ShufflePlacement p = c.place(1, 2, 2);
+    assertEquals("a", p.executorOf(0).host(), "a task's location names the real host");
+    c.fetching(1, 0, null);
+    c.fetching(1, 1, null);
+    assertEquals(200 * MB, c.rate(1, 0, "x", null) + c.rate(1, 1, "y", null), 1e-3);
+    assertEquals("100.0% (a/1 in)", c.linkUse());
+  }
+
+  @Test
+  void aFlowBetweenTwoExecutorsOfOneMachineCrossesNoLink() throws Exception {
+    LiveCoordinator c = twoExecutorsOnOneMachine();
+    c.mapOutput(1, 0, "1", new long[] {500_000_000});
+    ShufflePlacement p = c.place(1, 1, 1);
+    assertEquals("a", p.executorOf(0).host(), "where its input is");
+    // Spark runs the task on executor 2: its input, on executor 1 of the same machine, is read
+    // from disk, or over loopback when host-local reads are off; no link limits either.
+    assertEquals(Double.POSITIVE_INFINITY, c.rate(1, 0, "1", "2"));
+    assertEquals("shuffle 1: r0@2 0.0/0.0 MB at 0.00 MB/s", c.status().get(0));
+  }
+
+  @Test
+  void withNoBandwidthSetEachMachinesLinkIsWhatItsTransfersAchieveBelowItsNic() throws Exception {
+    double[] now = {0};
+    LiveCoordinator c =
+        new LiveCoordinator("rpc", SchemeOptions.defaults(), Double.NaN, Map.of(), () -> now[0]);
+    c.nicSpeed("1", 1250 * MB); // before it registers: kept
+    c.executorAdded(new ExecutorSlots("1", "a", 1));
+    c.executorAdded(new ExecutorSlots("2", "b", 1));
+    c.nicSpeed("2", 1250 * MB);
+    c.mapOutput(1, 0, "1", new long[] {900_000_000, 900_000_000});
+    int r = c.place(1, 1, 2).executorOf(0).executorId().equals("2") ? 0 : 1; // the other is local
+    assertEquals(1250 * MB, c.rate(1, r, "1", "2"), 1e-3, "a veth's 10 Gbit/s, until measured");
+    // The link is shaped to 10 MB/s: that is what the fetch delivers, reported every 0.2 s.
+    for (int i = 1; i <= 15; i++) {
+      now[0] = 0.2 * i;
+      c.delivered(1, r, "1", 2_000_000);
+    }
+    assertEquals(10 * MB, c.linkEstimates().get("a")[1], 1e-3, "a's link out");
+    assertEquals(10 * MB, c.linkEstimates().get("b")[0], 1e-3, "b's link in");
+    assertEquals(10 * MB, c.rate(1, r, "1", "2"), 1e-3, "the rate follows the link");
+    assertTrue(c.linkUse().startsWith("100.0%"), c.linkUse());
+  }
+
   /** Executor 1 on host "fast" (100 MB/s), executor 2 on "slow" (10 MB/s), four cores each. */
   private static LiveCoordinator fastAndSlow() {
     LiveCoordinator c =

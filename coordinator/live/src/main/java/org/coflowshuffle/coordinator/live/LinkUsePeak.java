@@ -1,0 +1,69 @@
+/*
+ * Copyright The coflow-shuffle Authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package org.coflowshuffle.coordinator.live;
+
+import java.util.List;
+import java.util.Locale;
+import org.coflowshuffle.core.model.Host;
+import org.coflowshuffle.core.policy.ActiveCoflow;
+import org.coflowshuffle.core.policy.Decision;
+
+/**
+ * The largest share of one host's link, in or out, that the rates of any decision so far planned:
+ * the check, at every decision, that the flows of all executors on a machine together stay within
+ * its link (above 1, the transport would be asked for more than the link carries). Not thread-safe:
+ * {@link LiveCoordinator} guards it.
+ */
+final class LinkUsePeak {
+
+  private double peak;
+  private String where = "";
+
+  /**
+   * What a decision over {@code active} plans through each host's links: per host index, the sum of
+   * the rates of the flows that cross the network into it (at 0) and out of it (at 1).
+   */
+  static double[][] load(int hosts, List<ActiveCoflow> active, Decision d) {
+    double[][] load = new double[hosts][2];
+    for (int i = 0; i < active.size(); i++) {
+      ActiveCoflow a = active.get(i);
+      double[] rates = d.assignments().get(i).rates();
+      for (int k = 0; rates != null && k < rates.length; k++) {
+        if (a.crossesNetwork(k, a.hostOf()) && rates[k] > 0) {
+          load[a.flowSource()[k]][1] += rates[k];
+          load[a.hostOf()[a.flowReducer()[k]]][0] += rates[k];
+        }
+      }
+    }
+    return load;
+  }
+
+  /** Adds one decision's {@link #load} on {@code hosts}. */
+  void add(List<Host> hosts, double[][] load) {
+    for (int h = 0; h < hosts.size(); h++) {
+      Host host = hosts.get(h);
+      note(load[h][0] / host.inBytesPerSec(), host.id() + " in");
+      note(load[h][1] / host.outBytesPerSec(), host.id() + " out");
+    }
+  }
+
+  private void note(double share, String link) {
+    if (share > peak) { // NaN (0 of a link of 0) never is
+      peak = share;
+      where = link;
+    }
+  }
+
+  /** E.g. {@code 99.8% (h3 in)}; {@code 0.0%} before any rate was planned. */
+  @Override
+  public String toString() {
+    return String.format(Locale.ROOT, "%.1f%%", 100 * peak)
+        + (where.isEmpty() ? "" : " (" + where + ")");
+  }
+
+  double peak() {
+    return peak;
+  }
+}
