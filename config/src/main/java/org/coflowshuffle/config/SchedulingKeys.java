@@ -54,8 +54,8 @@ public final class SchedulingKeys {
   }
 
   /**
-   * The link speed of a machine that {@link #hostBandwidth} does not name, bytes per second: an
-   * upper bound for what is measured; unset, the machine's NIC speed is.
+   * The link speed of a machine that {@link #hostBandwidth} does not name, bytes per second; unset,
+   * each machine's is measured.
    */
   public static ConfigKey<Long> measuredBandwidth(String prefix) {
     return ConfigKey.size(
@@ -63,9 +63,8 @@ public final class SchedulingKeys {
         null,
         SINCE,
         "Link speed of a machine, bytes per second each way (e.g. `125m` = 125 MiB/s, about"
-            + " 1 Gbit/s), unless `hostBandwidth` names it: the most its link is taken to carry,"
-            + " while what its transfers achieve sets what is planned below it (docs/spark.md)."
-            + " Unset, the machine's NIC speed is that bound.");
+            + " 1 Gbit/s), unless `hostBandwidth` names it. Unset, each machine's link is measured"
+            + " from what its transfers achieve, at most its NIC's speed (docs/spark.md).");
   }
 
   /** Machines whose links differ from {@link #defaultBandwidth}, bytes per second by host name. */

@@ -97,6 +97,27 @@ class SparkPluginIT {
     assertEquals(1, lines, "exactly one line says why");
   }
 
+  @Test
+  void withSpeculationResultsStayStockAndFetchesPaced() throws Exception {
+    // Speculative copies of tasks as eagerly as Spark allows: a copy of a reduce task fetches the
+    // same flows from wherever it runs, and whichever attempt ends first wins.
+    JsonNode run =
+        runs.run(
+            "speculation",
+            plugin(
+                Map.of(
+                    "spark.shuffle.readHostLocalDisk", "false",
+                    "spark.speculation", "true",
+                    "spark.speculation.interval", "50ms",
+                    "spark.speculation.multiplier", "1.0",
+                    "spark.speculation.quantile", "0.1",
+                    "spark.speculation.minTaskRuntime", "1ms")),
+            true);
+    runs.assertSameResults(run, "speculation");
+    assertTrue(
+        runs.pacedBytes(run) > 1_000_000, "remote shuffle blocks went through the paced fetch");
+  }
+
   /** A standalone coordinator on a free port, serving loopback. */
   private static CoordinatorServer coordinator() throws IOException {
     return CoordinatorServer.start(CoordinatorConf.defaults(0, 0));

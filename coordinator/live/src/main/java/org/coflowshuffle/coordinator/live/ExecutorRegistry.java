@@ -12,11 +12,11 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The registered executors, each on the link of the machine it runs on: what its transfers showed
- * that link carries ({@link LinkEstimates}), at most its configured speed (that machine's or every
- * machine's) or, where none is configured, its NIC's; less what other traffic takes there as a
- * broker reports. The model's hosts for a decision come from here ({@link #hostIndex}). Not
- * thread-safe: {@link LiveCoordinator} guards it.
+ * The registered executors, each on the link of the machine it runs on: the configured speed of
+ * that machine (or every machine's), or where none is configured what its transfers showed that
+ * link carries, at most its NIC's speed ({@link LinkEstimates}); less what other traffic takes
+ * there as a broker reports. The model's hosts for a decision come from here ({@link #hostIndex}).
+ * Not thread-safe: {@link LiveCoordinator} guards it.
  */
 final class ExecutorRegistry {
 
@@ -64,10 +64,6 @@ final class ExecutorRegistry {
    */
   boolean add(ExecutorSlots executor) {
     executors.put(executor.executorId(), executor);
-    double configured = configured(executor.host());
-    if (!Double.isNaN(configured)) {
-      estimates.nominal(executor.machine(), configured);
-    }
     Double nic = nics.get(executor.executorId());
     return nic != null && nicSpeed(executor.executorId(), nic);
   }
@@ -113,10 +109,7 @@ final class ExecutorRegistry {
   }
 
   private double link(String host, String machine, int direction) {
-    if (!estimates.hasNominal(machine) && !measures(host)) {
-      estimates.nominal(machine, configured(host)); // a sender known only by its id
-    }
-    return estimates.effective(machine, direction);
+    return measures(host) ? estimates.effective(machine, direction) : configured(host);
   }
 
   private double left(String host, String machine, int direction) {
@@ -154,16 +147,21 @@ final class ExecutorRegistry {
    */
   boolean delivered(String from, String to, double bytes, double now) {
     estimates.delivered(from, to, bytes);
-    return estimates.tick(now);
+    return estimates.tick(now) && Double.isNaN(bytesPerSecond);
   }
 
   /**
-   * Per machine with a registered executor, the bandwidth its links have shown each way, bytes per
-   * second (see {@link LinkEstimates#estimates}).
+   * Per machine with a registered executor whose link is measured, the bandwidth it has shown each
+   * way, bytes per second (see {@link LinkEstimates#estimates}).
    */
   Map<String, double[]> measured() {
     Map<String, double[]> out = new TreeMap<>(estimates.estimates());
-    out.keySet().retainAll(executors.values().stream().map(ExecutorSlots::machine).toList());
+    out.keySet()
+        .retainAll(
+            executors.values().stream()
+                .filter(e -> measures(e.host()))
+                .map(ExecutorSlots::machine)
+                .toList());
     return out;
   }
 

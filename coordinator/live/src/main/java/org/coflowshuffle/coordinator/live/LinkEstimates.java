@@ -10,9 +10,9 @@ import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * The bandwidth each machine's links leave for shuffles, measured from what the transport achieves:
- * the paper's site broker of available bandwidth (RPC, section IV-D). Each link has a nominal
- * speed, the most it can carry: the configured one, else its NIC's (only an upper bound: a link may
+ * The bandwidth each machine's links leave for shuffles where no setting gives it, measured from
+ * what the transport achieves: the paper's site broker of available bandwidth (RPC, section IV-D).
+ * Each link has a nominal speed, the most it can carry: its NIC's (only an upper bound: a link may
  * be shaped, shared with other traffic, or a virtual interface that reports 10 Gbit/s whatever it
  * carries), else {@link #UNKNOWN_LINK}. Its estimate starts there and follows what its flows
  * deliver.
@@ -20,12 +20,13 @@ import java.util.TreeMap;
  * <p>Time is cut into windows of {@link #WINDOW_SECONDS}. In each, a link's planned bytes (the
  * rates of the decisions then, over their time) are set against the bytes its flows delivered. A
  * link that delivered clearly less than planned, and fell shorter than every link at the other end
- * of its flows (so that it, not they, held them back), is limited below its estimate: the estimate
- * drops to the most it delivered in the last {@link #RECENT} windows. A link that delivered what a
- * plan filling its estimate asked, {@link #CARRIED_TO_PROBE} windows in a row, may carry more: for
- * one window the plan gets {@link #PROBE_GAIN} times the estimate, which rises to what was
- * delivered if that was more. So an estimate pulled low climbs back, and one at the link's speed
- * stays there, planned a little above it one window in a few.
+ * of its flows (so that it, not they, held them back), may be limited below its estimate: the
+ * estimate halves, but never below the most the link delivered in a window of the last {@link
+ * #RECENT} (a minute). Fetches deliver less than planned for reasons of their own too (a reduce
+ * task that has not asked for every block yet), so the estimate comes down in steps and never below
+ * what the link has shown it carries. A link that delivered what a plan filling its estimate asked,
+ * {@link #CARRIED_TO_PROBE} windows in a row, may carry more: for one window the plan gets {@link
+ * #PROBE_GAIN} times the estimate, which rises to what was delivered if that was more.
  *
  * <p>Not thread-safe: {@link LiveCoordinator} guards it.
  */
@@ -38,7 +39,7 @@ final class LinkEstimates {
 
   static final double PROBE_GAIN = 1.2;
   static final int CARRIED_TO_PROBE = 2;
-  static final int RECENT = 3;
+  static final int RECENT = 30;
 
   /** Delivered under planned by more than this factor: the link, or the other end, limits. */
   private static final double SHORT = 1.15;
@@ -93,12 +94,6 @@ final class LinkEstimates {
         }
       }
     }
-  }
-
-  /** Whether a nominal speed other than {@link #UNKNOWN_LINK} was given for the machine. */
-  boolean hasNominal(String machine) {
-    Link[] l = links.get(machine);
-    return l != null && l[IN].nominal != UNKNOWN_LINK;
   }
 
   /**
@@ -220,7 +215,7 @@ final class LinkEstimates {
     } else if (delivered * SHORT < planned) {
       l.carried = 0;
       if (limits && best < estimate) {
-        l.estimate = best;
+        l.estimate = Math.max(best, estimate / 2);
       }
     } else if (delivered * CARRIED >= planned && planned >= 0.9 * estimate) {
       if (++l.carried >= CARRIED_TO_PROBE && estimate < l.nominal) {
