@@ -190,6 +190,17 @@ final class DifferentialRuns {
                     name + ": " + q + " differs from stock Spark"));
   }
 
+  /** Every query of {@code DifferentialApp}: RDD, then SQL with AQE off and on. */
+  static List<String> allQueries() {
+    return rddQueriesAnd(
+        "sql join (AQE off)",
+        "sql aggregate (AQE off)",
+        "sql order by (AQE off)",
+        "sql join (AQE on)",
+        "sql aggregate (AQE on)",
+        "sql order by (AQE on)");
+  }
+
   /** The RDD queries of {@code DifferentialApp}, then {@code more}. */
   static List<String> rddQueriesAnd(String... more) {
     List<String> queries =

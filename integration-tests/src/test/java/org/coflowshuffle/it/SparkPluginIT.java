@@ -5,6 +5,7 @@
 package org.coflowshuffle.it;
 
 import static org.coflowshuffle.it.DifferentialRuns.MANAGER;
+import static org.coflowshuffle.it.DifferentialRuns.allQueries;
 import static org.coflowshuffle.it.DifferentialRuns.assertPlaced;
 import static org.coflowshuffle.it.DifferentialRuns.plugin;
 import static org.coflowshuffle.it.DifferentialRuns.rddQueriesAnd;
@@ -56,15 +57,7 @@ class SparkPluginIT {
     runs.assertSameResults(run, "plugin");
     assertTrue(
         runs.pacedBytes(run) > 1_000_000, "remote shuffle blocks went through the paced fetch");
-    assertPlaced(
-        run,
-        rddQueriesAnd(
-            "sql join (AQE off)",
-            "sql aggregate (AQE off)",
-            "sql order by (AQE off)",
-            "sql join (AQE on)",
-            "sql aggregate (AQE on)",
-            "sql order by (AQE on)"));
+    assertPlaced(run, allQueries());
     JsonNode p = run.get("placement");
     assertTrue(
         p.get("sql join (AQE on)").get("reduceTasks").asInt()

@@ -4,9 +4,9 @@
  */
 package org.coflowshuffle.it;
 
+import static org.coflowshuffle.it.DifferentialRuns.allQueries;
 import static org.coflowshuffle.it.DifferentialRuns.assertPlaced;
 import static org.coflowshuffle.it.DifferentialRuns.plugin;
-import static org.coflowshuffle.it.DifferentialRuns.rddQueriesAnd;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -31,14 +31,6 @@ class SparkVersionsIT {
     assertTrue(log.contains("coflow: reducers are placed by scheme rpc"), "the guard passed");
     assertTrue(!log.contains("is not the one the plugin is built for"), "no guard line");
     assertTrue(runs.pacedBytes(run) > 1_000_000, "remote shuffle blocks were paced");
-    assertPlaced(
-        run,
-        rddQueriesAnd(
-            "sql join (AQE off)",
-            "sql aggregate (AQE off)",
-            "sql order by (AQE off)",
-            "sql join (AQE on)",
-            "sql aggregate (AQE on)",
-            "sql order by (AQE on)"));
+    assertPlaced(run, allQueries());
   }
 }

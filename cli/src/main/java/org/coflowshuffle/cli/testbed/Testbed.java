@@ -328,41 +328,14 @@ public final class Testbed {
   /** Measures one direction between two hosts with {@link LinkProbe}: bytes per second received. */
   public double probe(HostLink from, HostLink to, double seconds)
       throws IOException, InterruptedException {
-    String java = ProcessHandle.current().info().command().orElse("java");
-    String cp = System.getProperty("java.class.path");
-    Process listener =
-        new ProcessBuilder(
-                "ip",
-                "netns",
-                "exec",
-                to.namespace(),
-                java,
-                "-cp",
-                cp,
-                LinkProbe.class.getName(),
-                "listen",
-                "5201")
-            .redirectError(ProcessBuilder.Redirect.DISCARD)
-            .start();
-    try (BufferedReader r =
-        new BufferedReader(
-            new InputStreamReader(listener.getInputStream(), StandardCharsets.UTF_8))) {
+    Process listener = listener(to, 5201);
+    try (BufferedReader r = reader(listener)) {
       if (!"listening".equals(r.readLine())) {
         throw new IOException("probe listener in " + to.namespace() + " did not start");
       }
-      run(
-          "ip",
-          "netns",
-          "exec",
-          from.namespace(),
-          java,
-          "-cp",
-          cp,
-          LinkProbe.class.getName(),
-          "send",
-          to.address(),
-          "5201",
-          Double.toString(seconds));
+      List<String> send = new ArrayList<>(List.of("ip", "netns", "exec", from.namespace()));
+      send.addAll(probeCommand("send", to.address(), "5201", Double.toString(seconds)));
+      run(send.toArray(new String[0]));
       String line = r.readLine();
       if (line == null || !line.startsWith("received ")) {
         throw new IOException("probe listener in " + to.namespace() + " reported nothing");
@@ -383,40 +356,15 @@ public final class Testbed {
    */
   public AutoCloseable background(HostLink to, double mbit, double seconds)
       throws IOException, InterruptedException {
-    String java = ProcessHandle.current().info().command().orElse("java");
-    String cp = System.getProperty("java.class.path");
-    Process listener =
-        new ProcessBuilder(
-                "ip",
-                "netns",
-                "exec",
-                to.namespace(),
-                java,
-                "-cp",
-                cp,
-                LinkProbe.class.getName(),
-                "listen",
-                "5202")
-            .redirectError(ProcessBuilder.Redirect.DISCARD)
-            .start();
-    BufferedReader r =
-        new BufferedReader(
-            new InputStreamReader(listener.getInputStream(), StandardCharsets.UTF_8));
-    if (!"listening".equals(r.readLine())) {
+    Process listener = listener(to, 5202);
+    if (!"listening".equals(reader(listener).readLine())) {
       listener.destroyForcibly();
       throw new IOException("background listener in " + to.namespace() + " did not start");
     }
     Process sender =
         new ProcessBuilder(
-                java,
-                "-cp",
-                cp,
-                LinkProbe.class.getName(),
-                "send",
-                to.address(),
-                "5202",
-                Double.toString(seconds),
-                Double.toString(mbit))
+                probeCommand(
+                    "send", to.address(), "5202", Double.toString(seconds), Double.toString(mbit)))
             .redirectErrorStream(true)
             .redirectOutput(ProcessBuilder.Redirect.DISCARD)
             .start();
@@ -426,6 +374,28 @@ public final class Testbed {
       sender.waitFor();
       listener.waitFor();
     };
+  }
+
+  /** A {@link LinkProbe} listening in {@code to}'s namespace; it prints a line once it listens. */
+  private static Process listener(HostLink to, int port) throws IOException {
+    List<String> cmd = new ArrayList<>(List.of("ip", "netns", "exec", to.namespace()));
+    cmd.addAll(probeCommand("listen", Integer.toString(port)));
+    return new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+  }
+
+  /** {@link LinkProbe} in a JVM of this one's class path, with {@code args}. */
+  private static List<String> probeCommand(String... args) {
+    List<String> cmd = new ArrayList<>();
+    cmd.add(ProcessHandle.current().info().command().orElse("java"));
+    cmd.add("-cp");
+    cmd.add(System.getProperty("java.class.path"));
+    cmd.add(LinkProbe.class.getName());
+    cmd.addAll(List.of(args));
+    return cmd;
+  }
+
+  private static BufferedReader reader(Process p) {
+    return new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
   }
 
   private record Exec(int status, String out) {}

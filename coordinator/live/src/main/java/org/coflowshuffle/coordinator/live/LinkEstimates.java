@@ -21,12 +21,13 @@ import java.util.TreeMap;
  * rates of the decisions then, over their time) are set against the bytes its flows delivered. A
  * link that delivered clearly less than planned, and fell shorter than every link at the other end
  * of its flows (so that it, not they, held them back), may be limited below its estimate: the
- * estimate halves, but never below the most the link delivered in a window of the last {@link
- * #RECENT} (a minute). Fetches deliver less than planned for reasons of their own too (a reduce
- * task that has not asked for every block yet), so the estimate comes down in steps and never below
- * what the link has shown it carries. A link that delivered what a plan filling its estimate asked,
- * {@link #CARRIED_TO_PROBE} windows in a row, may carry more: for one window the plan gets {@link
- * #PROBE_GAIN} times the estimate, which rises to what was delivered if that was more.
+ * estimate drops at least by half, to twice what it delivered when that is less, but never below
+ * the most the link delivered in a window of the last {@link #RECENT} (a minute): fetches deliver
+ * less than planned for reasons of their own too (a reduce task that has not asked for every block
+ * yet), and a link is not taken for slower than it has shown it is. A link that delivered what a
+ * plan filling its estimate asked, {@link #CARRIED_TO_PROBE} windows in a row, may carry more: for
+ * one window the plan gets {@link #PROBE_GAIN} times the estimate, which rises to what was
+ * delivered if that was more.
  *
  * <p>Not thread-safe: {@link LiveCoordinator} guards it.
  */
@@ -215,7 +216,7 @@ final class LinkEstimates {
     } else if (delivered * SHORT < planned) {
       l.carried = 0;
       if (limits && best < estimate) {
-        l.estimate = Math.max(best, estimate / 2);
+        l.estimate = Math.max(best, Math.min(estimate / 2, 2 * delivered));
       }
     } else if (delivered * CARRIED >= planned && planned >= 0.9 * estimate) {
       if (++l.carried >= CARRIED_TO_PROBE && estimate < l.nominal) {
