@@ -55,7 +55,7 @@ public final class SchedulingKeys {
 
   /**
    * The link speed of a machine that {@link #hostBandwidth} does not name, bytes per second; unset,
-   * each machine's is measured.
+   * each machine's NIC speed.
    */
   public static ConfigKey<Long> measuredBandwidth(String prefix) {
     return ConfigKey.size(
@@ -63,8 +63,9 @@ public final class SchedulingKeys {
         null,
         SINCE,
         "Link speed of a machine, bytes per second each way (e.g. `125m` = 125 MiB/s, about"
-            + " 1 Gbit/s), unless `hostBandwidth` names it. Unset, each machine's link is measured"
-            + " from what its transfers achieve, at most its NIC's speed (docs/spark.md).");
+            + " 1 Gbit/s), unless `hostBandwidth` names it. Unset, the speed of the NIC an"
+            + " executor's address is on, as each executor reports it (10 Gbit/s where it cannot"
+            + " tell; docs/spark.md).");
   }
 
   /** Machines whose links differ from {@link #defaultBandwidth}, bytes per second by host name. */

@@ -21,7 +21,7 @@ import scala.Tuple2;
  * of docs/configuration.md is generated), read once from the application's configuration. A bad
  * value fails plugin start-up with one line naming the key; Spark then places reducers itself.
  *
- * @param defaultBandwidth bytes per second; NaN (unset) to measure each machine's link
+ * @param defaultBandwidth bytes per second; NaN (unset) for each machine's NIC speed
  * @param starvationSeconds seconds
  * @param coordinator a standalone coordinator, or null for the embedded one
  * @param coordinatorCredentials what the driver proves to a standalone coordinator
@@ -32,6 +32,7 @@ public record CoflowSparkConf(
     double starvationSeconds,
     boolean placement,
     boolean newExecutors,
+    boolean measureLinks,
     boolean workConserving,
     Map<String, Double> hostBandwidth,
     int shuffleServicePort,
@@ -68,6 +69,14 @@ public record CoflowSparkConf(
               + " one more executor and none of this application's yet, up to"
               + " `spark.dynamicAllocation.maxExecutors`: Spark then asks YARN for containers on"
               + " those hosts (docs/yarn.md).");
+  public static final ConfigKey<Boolean> MEASURE_LINKS =
+      ConfigKey.bool(
+          "spark.coflow.links.measured",
+          false,
+          SINCE,
+          "Measure the bandwidth each machine's link leaves for shuffles from what its transfers"
+              + " achieve, at most its configured speed or, with none, its NIC's (docs/spark.md)."
+              + " Off, a machine's link is its configured speed, else its NIC's.");
   public static final ConfigKey<Boolean> WORK_CONSERVING = SchedulingKeys.workConserving(PREFIX);
   public static final ConfigKey<Map<String, Double>> HOST_BANDWIDTH =
       SchedulingKeys.hostBandwidth(PREFIX);
@@ -129,6 +138,7 @@ public record CoflowSparkConf(
           STARVATION_THRESHOLD,
           PLACEMENT,
           NEW_EXECUTORS,
+          MEASURE_LINKS,
           WORK_CONSERVING,
           HOST_BANDWIDTH,
           PACED_FETCH,
@@ -164,6 +174,7 @@ public record CoflowSparkConf(
         STARVATION_THRESHOLD.read(settings),
         PLACEMENT.read(settings),
         NEW_EXECUTORS.read(settings),
+        MEASURE_LINKS.read(settings),
         WORK_CONSERVING.read(settings),
         HOST_BANDWIDTH.read(settings),
         SHUFFLE_SERVICE_PORT.read(settings),

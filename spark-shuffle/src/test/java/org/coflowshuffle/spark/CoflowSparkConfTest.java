@@ -5,6 +5,7 @@
 package org.coflowshuffle.spark;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -20,7 +21,8 @@ class CoflowSparkConfTest {
   void defaultsAreRpcOnMeasuredLinksWithASixtySecondThresholdWorkConserving() {
     CoflowSparkConf c = CoflowSparkConf.from(new SparkConf(false));
     assertEquals("rpc", c.scheme());
-    assertTrue(Double.isNaN(c.defaultBandwidth()), "unset: every machine's link is measured");
+    assertTrue(Double.isNaN(c.defaultBandwidth()), "unset: every machine's NIC speed");
+    assertFalse(c.measureLinks(), "links are taken at their speed, not measured below it");
     assertEquals(60.0, c.starvationSeconds());
     assertTrue(c.placement());
     assertEquals(true, c.schemeOptions().workConserving(), "on real links, as measured");

@@ -64,7 +64,7 @@ public final class TerasortYarnCommand implements Command {
           .value("--input-hosts", "N", "store the input on the first N hosts only")
           .value("--locality-wait", "SECONDS", "spark.locality.wait for every run (Spark's: 3)")
           .flag("--shuffle-service", "keep shuffle files with the NodeManagers' coflow service")
-          .flag("--measure-links", "tell the plugin no link speed: it measures each host's")
+          .flag("--measure-links", "tell the plugin no link speed: it measures each host's link")
           .value("--background", "HOST:MBIT", "a steady TCP transfer into HOST during every run")
           .flag(
               "--not-work-conserving", "the paper's strict schedule: no idle bandwidth handed out")
@@ -248,7 +248,9 @@ public final class TerasortYarnCommand implements Command {
                         : ""),
                 conf,
                 Map.of("HADOOP_CONF_DIR", yarn.confDir().toString()),
-                b.measureLinks() ? Map.of() : TestbedSpark.linkConf(testbed.hosts()));
+                b.measureLinks()
+                    ? Map.of("spark.coflow.links.measured", "true")
+                    : TestbedSpark.linkConf(testbed.hosts()));
         if (b.inputHosts() > testbed.hosts().size()) {
           throw new IllegalStateException(
               "--input-hosts " + b.inputHosts() + ": the testbed has " + testbed.hosts().size());

@@ -54,8 +54,11 @@ public final class CoflowDriverPlugin implements DriverPlugin {
   private final Map<String, Long> pacedTotals = new ConcurrentHashMap<>();
   private volatile DriverMetrics metrics;
 
-  /** Whether no setting gives a host's link (it is measured); null when the plugin is off. */
-  private volatile Predicate<String> measuredLinks;
+  /** Whether no setting gives a host's link (its NIC's is taken); null when the plugin is off. */
+  private volatile Predicate<String> nicLinks;
+
+  /** Whether links are measured below their speed ({@code spark.coflow.links.measured}). */
+  private volatile boolean measureLinks;
 
   @Override
   public Map<String, String> init(SparkContext sc, PluginContext ctx) {
@@ -71,10 +74,11 @@ public final class CoflowDriverPlugin implements DriverPlugin {
       return Map.of();
     }
     ShuffleCoordinator coordinator = growing(sc, conf, coordinator(sc, conf));
-    measuredLinks =
+    nicLinks =
         conf.coordinator() == null && Double.isNaN(conf.defaultBandwidth())
             ? host -> !conf.hostBandwidth().containsKey(host)
             : host -> false;
+    measureLinks = conf.coordinator() == null && conf.measureLinks();
     progress =
         new ShuffleProgressListener(
             coordinator,
@@ -132,6 +136,7 @@ public final class CoflowDriverPlugin implements DriverPlugin {
               conf.schemeOptions(),
               conf.defaultBandwidth(),
               conf.hostBandwidth(),
+              conf.measureLinks(),
               () -> (System.nanoTime() - start) / 1e9);
     } else {
       InetSocketAddress at =
@@ -250,15 +255,18 @@ public final class CoflowDriverPlugin implements DriverPlugin {
       if (c != null) {
         c.nicSpeed(n.executorId(), n.bytesPerSecond());
       }
-      if (measuredLinks != null && measuredLinks.test(n.host())) {
+      if (nicLinks != null && nicLinks.test(n.host())) {
         LOG.info(
-            "coflow: executor {} on {}: {}; its machine's link is measured from its transfers",
+            "coflow: executor {} on {}: {}, {}",
             n.executorId(),
             n.host(),
             n.bytesPerSecond() > 0
-                ? String.format(
-                    Locale.ROOT, "NIC at %.0f Mbit/s, an upper bound", n.bytesPerSecond() / 125e3)
-                : "NIC speed unknown, so no upper bound");
+                ? String.format(Locale.ROOT, "NIC at %.0f Mbit/s", n.bytesPerSecond() / 125e3)
+                : "NIC speed unknown, 10000 Mbit/s assumed",
+            measureLinks
+                ? "its machine's link is measured below it"
+                : "taken as its machine's link (set spark.coflow.hostBandwidth where the link is"
+                    + " slower or shared)");
       }
       return null; // sent one-way
     }

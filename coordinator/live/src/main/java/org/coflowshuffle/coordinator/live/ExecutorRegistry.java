@@ -12,22 +12,24 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The registered executors, each on the link of the machine it runs on: the configured speed of
- * that machine (or every machine's), or where none is configured what its transfers showed that
- * link carries, at most its NIC's speed ({@link LinkEstimates}); less what other traffic takes
- * there as a broker reports. The model's hosts for a decision come from here ({@link #hostIndex}).
- * Not thread-safe: {@link LiveCoordinator} guards it.
+ * The registered executors, each on the link of the machine it runs on: its configured speed (that
+ * machine's or every machine's), else its NIC's; when links are measured, what its transfers showed
+ * it carries below that ({@link LinkEstimates}); less what other traffic takes there as a broker
+ * reports. The model's hosts for a decision come from here ({@link #hostIndex}). Not thread-safe:
+ * {@link LiveCoordinator} guards it.
  */
 final class ExecutorRegistry {
 
   private static final double[] FULL = {1, 1};
 
-  /**
-   * Every machine's link, each way, unless named below; NaN where none is set (the NIC bounds it).
-   */
+  /** Every machine's link, each way, unless named below; NaN where none is set (the NIC's is). */
   private final double bytesPerSecond;
 
   private final Map<String, Double> hostBytesPerSecond;
+
+  /** Whether links are measured below their nominal speed, not taken at it. */
+  private final boolean measure;
+
   private final LinkEstimates estimates = new LinkEstimates();
 
   /** Per host, the share of its link that other traffic leaves (1 unless a broker reported). */
@@ -39,12 +41,14 @@ final class ExecutorRegistry {
   private final Map<String, Double> nics = new HashMap<>();
 
   /**
-   * @param bytesPerSecond bandwidth of every machine's link, each way, unless named below; NaN to
-   *     measure each machine's from what its transfers achieve
+   * @param bytesPerSecond bandwidth of every machine's link, each way, unless named below; NaN for
+   *     each machine's NIC speed
    * @param hostBytesPerSecond bandwidth by host name, each way
+   * @param measure whether each link is measured below that speed from what its transfers achieve
    * @throws IllegalArgumentException for a bandwidth that is not positive
    */
-  ExecutorRegistry(double bytesPerSecond, Map<String, Double> hostBytesPerSecond) {
+  ExecutorRegistry(double bytesPerSecond, Map<String, Double> hostBytesPerSecond, boolean measure) {
+    this.measure = measure;
     if (!Double.isNaN(bytesPerSecond)) {
       requirePositive("executor bandwidth", bytesPerSecond);
     }
@@ -64,6 +68,7 @@ final class ExecutorRegistry {
    */
   boolean add(ExecutorSlots executor) {
     executors.put(executor.executorId(), executor);
+    estimates.nominal(executor.machine(), configured(executor.host())); // NaN: not configured
     Double nic = nics.get(executor.executorId());
     return nic != null && nicSpeed(executor.executorId(), nic);
   }
@@ -98,8 +103,8 @@ final class ExecutorRegistry {
         id -> left(id, id, LinkEstimates.OUT));
   }
 
-  /** Whether no setting gives a machine's link speed, so that its NIC's bounds it. */
-  boolean measures(String host) {
+  /** Whether no setting gives a host's link speed, so that its NIC's is taken. */
+  private boolean unset(String host) {
     return Double.isNaN(configured(host));
   }
 
@@ -109,7 +114,13 @@ final class ExecutorRegistry {
   }
 
   private double link(String host, String machine, int direction) {
-    return measures(host) ? estimates.effective(machine, direction) : configured(host);
+    if (!measure && !unset(host)) {
+      return configured(host);
+    }
+    if (!estimates.known(machine)) {
+      estimates.nominal(machine, configured(host)); // a sender known only by its id
+    }
+    return estimates.effective(machine, direction);
   }
 
   private double left(String host, String machine, int direction) {
@@ -127,7 +138,7 @@ final class ExecutorRegistry {
       nics.put(executorId, bytesPerSecond);
     }
     ExecutorSlots e = executors.get(executorId);
-    if (e == null || !measures(e.host())) {
+    if (e == null || !unset(e.host())) {
       return false;
     }
     double before = estimates.effective(e.machine(), LinkEstimates.IN);
@@ -137,7 +148,9 @@ final class ExecutorRegistry {
 
   /** A decision's rates through each machine's links (see {@link LinkEstimates#planned}). */
   void planned(double now, Map<String, double[]> rates) {
-    estimates.planned(now, rates);
+    if (measure) {
+      estimates.planned(now, rates);
+    }
   }
 
   /**
@@ -146,20 +159,24 @@ final class ExecutorRegistry {
    * @return whether a measured link's estimate changed
    */
   boolean delivered(String from, String to, double bytes, double now) {
+    if (!measure) {
+      return false;
+    }
     estimates.delivered(from, to, bytes);
-    return estimates.tick(now) && Double.isNaN(bytesPerSecond);
+    return estimates.tick(now);
   }
 
   /**
-   * Per machine with a registered executor whose link is measured, the bandwidth it has shown each
-   * way, bytes per second (see {@link LinkEstimates#estimates}).
+   * Per machine with a registered executor whose link is measured or taken from its NIC, the
+   * bandwidth it is taken to carry each way, bytes per second (see {@link
+   * LinkEstimates#estimates}).
    */
   Map<String, double[]> measured() {
     Map<String, double[]> out = new TreeMap<>(estimates.estimates());
     out.keySet()
         .retainAll(
             executors.values().stream()
-                .filter(e -> measures(e.host()))
+                .filter(e -> measure || unset(e.host()))
                 .map(ExecutorSlots::machine)
                 .toList());
     return out;

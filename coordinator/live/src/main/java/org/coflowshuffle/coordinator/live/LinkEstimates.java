@@ -84,17 +84,23 @@ final class LinkEstimates {
 
   /**
    * The most a machine's links carry, bytes per second each way: a setting, or its NIC's speed.
-   * Ignored unless positive and finite.
+   * Ignored unless positive and finite (the machine's links are known from then on).
    */
   void nominal(String machine, double bytesPerSecond) {
+    Link[] pair = of(machine);
     if (bytesPerSecond > 0 && !Double.isInfinite(bytesPerSecond)) {
-      for (Link l : of(machine)) {
+      for (Link l : pair) {
         l.nominal = bytesPerSecond;
         if (l.estimate > bytesPerSecond) {
           l.estimate = bytesPerSecond;
         }
       }
     }
+  }
+
+  /** Whether the machine has links here (a nominal speed was given, or it carried flows). */
+  boolean known(String machine) {
+    return links.containsKey(machine);
   }
 
   /**
@@ -215,7 +221,7 @@ final class LinkEstimates {
       }
     } else if (delivered * SHORT < planned) {
       l.carried = 0;
-      if (limits && best < estimate) {
+      if (limits && delivered > 0 && best < estimate) { // nothing delivered shows no speed
         l.estimate = Math.max(best, Math.min(estimate / 2, 2 * delivered));
       }
     } else if (delivered * CARRIED >= planned && planned >= 0.9 * estimate) {

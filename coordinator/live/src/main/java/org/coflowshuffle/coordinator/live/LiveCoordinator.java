@@ -56,8 +56,8 @@ public final class LiveCoordinator implements ShuffleCoordinator {
    *
    * @param scheme one of {@link Schemes#names()}
    * @param options the scheme's options
-   * @param bytesPerSecond bandwidth of every machine, each way, bytes per second; NaN to measure
-   *     each machine's from what its transfers achieve ({@link #nicSpeed}, {@link #linkEstimates})
+   * @param bytesPerSecond bandwidth of every machine, each way, bytes per second; NaN for each
+   *     machine's NIC speed ({@link #nicSpeed})
    * @param clock seconds, monotonic; arrival times of shuffles are read from it
    * @throws IllegalArgumentException for an unknown scheme or a bandwidth that is not positive
    */
@@ -80,9 +80,25 @@ public final class LiveCoordinator implements ShuffleCoordinator {
       double bytesPerSecond,
       Map<String, Double> hostBytesPerSecond,
       DoubleSupplier clock) {
+    this(scheme, options, bytesPerSecond, hostBytesPerSecond, false, clock);
+  }
+
+  /**
+   * A coordinator that may measure what each machine's link leaves for shuffles ({@link
+   * #linkEstimates}), at most its speed as configured or its NIC's.
+   *
+   * @param measureLinks whether to measure links below that speed, not take them at it
+   */
+  public LiveCoordinator(
+      String scheme,
+      SchemeOptions options,
+      double bytesPerSecond,
+      Map<String, Double> hostBytesPerSecond,
+      boolean measureLinks,
+      DoubleSupplier clock) {
     String name = Schemes.require(scheme);
     this.clock = clock;
-    this.executors = new ExecutorRegistry(bytesPerSecond, hostBytesPerSecond);
+    this.executors = new ExecutorRegistry(bytesPerSecond, hostBytesPerSecond, measureLinks);
     this.placer = new StagePlacer(name, options, clock, executors, outputs, fetching);
     this.rates =
         new RateDecider(

@@ -400,7 +400,8 @@ class LiveCoordinatorTest {
   void withNoBandwidthSetEachMachinesLinkIsWhatItsTransfersAchieveBelowItsNic() throws Exception {
     double[] now = {0};
     LiveCoordinator c =
-        new LiveCoordinator("rpc", SchemeOptions.defaults(), Double.NaN, Map.of(), () -> now[0]);
+        new LiveCoordinator(
+            "rpc", SchemeOptions.defaults(), Double.NaN, Map.of(), true, () -> now[0]);
     c.nicSpeed("1", 1250 * MB); // before it registers: kept
     c.executorAdded(new ExecutorSlots("1", "a", 1));
     c.executorAdded(new ExecutorSlots("2", "b", 1));
