@@ -75,6 +75,15 @@ public final class PacedFetchInstaller implements AutoCloseable {
       LOG.warn("coflow: shuffle fetches are not paced: bad setting {}", e.getMessage());
       return null;
     }
+    String unsupported = external ? null : ShuffleBlockSource.unsupported();
+    if (unsupported != null) {
+      LOG.warn(
+          "coflow: shuffle fetches are not paced: this Spark ({}) is not the one the plugin is built"
+              + " for: {}; Spark's own transport fetches every block",
+          org.apache.spark.package$.MODULE$.SPARK_VERSION(),
+          unsupported);
+      return null;
+    }
     if (external && servicePort == 0) {
       LOG.warn(
           "coflow: shuffle fetches are not paced: the external shuffle service serves them"

@@ -42,4 +42,22 @@ final class ShuffleBlockSource implements BlockSource {
     }
     throw new IOException("not stored as a file segment");
   }
+
+  /**
+   * Why this Spark's shuffle manager cannot be asked for its files as this class does (a Spark
+   * whose {@code ShuffleManager.shuffleBlockResolver()} is gone or returns another type), or null.
+   */
+  static String unsupported() {
+    try {
+      Class<?> returned =
+          org.apache.spark.shuffle.ShuffleManager.class
+              .getMethod("shuffleBlockResolver")
+              .getReturnType();
+      return returned == org.apache.spark.shuffle.ShuffleBlockResolver.class
+          ? null
+          : "its ShuffleManager.shuffleBlockResolver() returns " + returned.getName();
+    } catch (NoSuchMethodException e) {
+      return "it has no ShuffleManager.shuffleBlockResolver()";
+    }
+  }
 }
