@@ -25,6 +25,7 @@ import org.coflowshuffle.cli.spark.TerasortCommand.Options;
 import org.coflowshuffle.cli.spark.TerasortRuns.Cluster;
 import org.coflowshuffle.cli.spark.TerasortRuns.Variant;
 import org.coflowshuffle.cli.testbed.HostLink;
+import org.coflowshuffle.cli.testbed.Testbed;
 import org.coflowshuffle.cli.testbed.TestbedCommands;
 import org.coflowshuffle.cli.testbed.TestbedSpark;
 import org.coflowshuffle.cli.testbed.TestbedYarn;
@@ -272,15 +273,11 @@ public final class TerasortYarnCommand implements Command {
         }
         Map<String, JsonNode> results = new LinkedHashMap<>();
         for (Variant v : b.runs()) {
-          try (AutoCloseable other =
+          try (Testbed.Transfer other =
               busy == null
                   ? null
                   : testbed.testbed().background(busy, b.background().mbit(), 24 * 3600)) {
             results.put(v.name(), runs.sort(v, gen));
-          } catch (IOException | InterruptedException | RuntimeException e) {
-            throw e;
-          } catch (Exception e) {
-            throw new IOException("stopping the background transfer: " + e.getMessage(), e);
           }
         }
         ObjectMapper json = new ObjectMapper();

@@ -354,7 +354,7 @@ public final class Testbed {
    * long as {@code seconds} or until the returned handle closes: traffic that is not a shuffle's on
    * that host's link in.
    */
-  public AutoCloseable background(HostLink to, double mbit, double seconds)
+  public Transfer background(HostLink to, double mbit, double seconds)
       throws IOException, InterruptedException {
     Process listener = listener(to, 5202);
     if (!"listening".equals(reader(listener).readLine())) {
@@ -396,6 +396,12 @@ public final class Testbed {
 
   private static BufferedReader reader(Process p) {
     return new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+  }
+
+  /** A transfer running until closed. */
+  public interface Transfer extends AutoCloseable {
+    @Override
+    void close() throws InterruptedException;
   }
 
   private record Exec(int status, String out) {}

@@ -8,8 +8,10 @@ import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.coflowshuffle.core.model.Host;
 
 /**
  * The registered executors, each on the link of the machine it runs on: its configured speed (that
@@ -146,10 +148,17 @@ final class ExecutorRegistry {
     return estimates.effective(e.machine(), LinkEstimates.IN) != before;
   }
 
-  /** A decision's rates through each machine's links (see {@link LinkEstimates#planned}). */
-  void planned(double now, Map<String, double[]> rates) {
+  /**
+   * A decision's rates through each host's links, {@code load[h]} in and out for {@code hosts[h]}
+   * (see {@link LinkEstimates#planned}); nothing to do unless links are measured.
+   */
+  void planned(double now, List<Host> hosts, double[][] load) {
     if (measure) {
-      estimates.planned(now, rates);
+      Map<String, double[]> byMachine = new HashMap<>();
+      for (int h = 0; h < hosts.size(); h++) {
+        byMachine.put(hosts.get(h).id(), load[h]);
+      }
+      estimates.planned(now, byMachine);
     }
   }
 

@@ -52,7 +52,7 @@ public final class LiveCoordinator implements ShuffleCoordinator {
   private final DoubleSupplier clock;
 
   /**
-   * A coordinator where every executor has the same bandwidth.
+   * A coordinator where every machine has the same bandwidth.
    *
    * @param scheme one of {@link Schemes#names()}
    * @param options the scheme's options

@@ -201,11 +201,7 @@ final class RateDecider {
     Decision d = scheme.decide(new ClusterView(now, list, active, new int[list.size()]), partial);
     double[][] load = LinkUsePeak.load(list.size(), active, d);
     linkUse.add(list, load);
-    Map<String, double[]> byMachine = new HashMap<>();
-    for (int h = 0; h < list.size(); h++) {
-      byMachine.put(list.get(h).id(), load[h]);
-    }
-    executors.planned(now, byMachine);
+    executors.planned(now, list, load);
     for (int i = 0; i < of.size(); i++) {
       of.get(i).rates(d.assignments().get(i).rates());
     }
