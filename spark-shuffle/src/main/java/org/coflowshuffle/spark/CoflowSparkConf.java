@@ -204,10 +204,12 @@ public record CoflowSparkConf(
 
   /** {@code spark.coflow.fetch.paced} alone, as executors read it. */
   public static boolean pacedFetch(SparkConf conf) {
-    return PACED_FETCH.read(
-        conf.contains(PACED_FETCH.name())
-            ? Map.of(PACED_FETCH.name(), conf.get(PACED_FETCH.name()))
-            : Map.of());
+    return alone(PACED_FETCH, conf);
+  }
+
+  /** {@code spark.coflow.links.measured} alone, as executors read it. */
+  public static boolean measureLinks(SparkConf conf) {
+    return alone(MEASURE_LINKS, conf);
   }
 
   /**
@@ -217,10 +219,12 @@ public record CoflowSparkConf(
    * @throws IllegalArgumentException naming the key when it is not a port
    */
   public static int shuffleServicePort(SparkConf conf) {
-    return SHUFFLE_SERVICE_PORT.read(
-        conf.contains(SHUFFLE_SERVICE_PORT.name())
-            ? Map.of(SHUFFLE_SERVICE_PORT.name(), conf.get(SHUFFLE_SERVICE_PORT.name()))
-            : Map.of());
+    return alone(SHUFFLE_SERVICE_PORT, conf);
+  }
+
+  private static <T> T alone(ConfigKey<T> key, SparkConf conf) {
+    return key.read(
+        conf.contains(key.name()) ? Map.of(key.name(), conf.get(key.name())) : Map.of());
   }
 
   /**

@@ -61,6 +61,14 @@ public final class Messages {
       implements Serializable {}
 
   /**
+   * What the network interface an executor's address is on has carried since it came up, bytes
+   * received and sent, as the kernel counted them at {@code millis} of the machine's clock. Sent
+   * every second while links are measured, no reply.
+   */
+  public record InterfaceBytes(String executorId, long millis, long received, long sent)
+      implements Serializable {}
+
+  /**
    * A reducer's flow from an executor left the paced transport (its sender failed or could not be
    * reached): Spark's own client fetches the rest, so the coordinator no longer counts it among the
    * flows it paces. Sent, no reply.

@@ -66,7 +66,10 @@ public final class TerasortYarnCommand implements Command {
           .value("--locality-wait", "SECONDS", "spark.locality.wait for every run (Spark's: 3)")
           .flag("--shuffle-service", "keep shuffle files with the NodeManagers' coflow service")
           .flag("--measure-links", "tell the plugin no link speed: it measures each host's link")
-          .value("--background", "HOST:MBIT", "a steady TCP transfer into HOST during every run")
+          .value(
+              "--background",
+              "HOST:MBIT",
+              "a steady TCP transfer into HOST during every run (links measured below their speed)")
           .flag(
               "--not-work-conserving", "the paper's strict schedule: no idle bandwidth handed out")
           .value("--runs", "stock,rates-only,rpc,fair", "runs, in this order (default the first 3)")
@@ -249,9 +252,7 @@ public final class TerasortYarnCommand implements Command {
                         : ""),
                 conf,
                 Map.of("HADOOP_CONF_DIR", yarn.confDir().toString()),
-                b.measureLinks()
-                    ? Map.of("spark.coflow.links.measured", "true")
-                    : TestbedSpark.linkConf(testbed.hosts()));
+                linkConf(b, testbed.hosts()));
         if (b.inputHosts() > testbed.hosts().size()) {
           throw new IllegalStateException(
               "--input-hosts " + b.inputHosts() + ": the testbed has " + testbed.hosts().size());
@@ -291,6 +292,21 @@ public final class TerasortYarnCommand implements Command {
     } catch (IOException | IllegalStateException | InterruptedException e) {
       return TerasortRuns.fail(PREFIX, e, err);
     }
+  }
+
+  /**
+   * What the plugin is told of the links: nothing with {@code --measure-links}, else each host's
+   * speed; measured below it under {@code --background}, where other traffic takes part of a link.
+   */
+  private static Map<String, String> linkConf(Bench b, List<HostLink> hosts) {
+    if (b.measureLinks()) {
+      return Map.of("spark.coflow.links.measured", "true");
+    }
+    Map<String, String> conf = new LinkedHashMap<>(TestbedSpark.linkConf(hosts));
+    if (b.background() != null) {
+      conf.put("spark.coflow.links.measured", "true");
+    }
+    return conf;
   }
 
   private static TestbedYarn startYarn(

@@ -13,9 +13,12 @@ import java.net.Socket;
 /**
  * An iperf-style probe run inside testbed namespaces: {@code listen PORT} receives one connection
  * and prints {@code received BYTES SECONDS} (from its first byte to its last); {@code send HOST
- * PORT SECONDS [MBIT]} writes for that long, as fast as it can or at {@code MBIT} Mbit/s.
+ * PORT SECONDS [MBIT]} writes for that long, as fast as it can or at {@code MBIT} Mbit/s (never
+ * faster, to make up for a time other traffic held it back, than a tenth of a second's worth).
  */
 public final class LinkProbe {
+
+  private static final long CATCH_UP_NANOS = 100_000_000;
 
   private LinkProbe() {}
 
@@ -46,17 +49,19 @@ public final class LinkProbe {
       long start = System.nanoTime();
       long end = start + (long) (Double.parseDouble(args[3]) * 1e9);
       double bytesPerNano = args.length > 4 ? Double.parseDouble(args[4]) * 125_000 / 1e9 : 0;
-      long sent = 0;
+      long due = start; // when the next buffer may go
       try (Socket s = new Socket(args[1], Integer.parseInt(args[2]));
           OutputStream out = s.getOutputStream()) {
         for (long now = start; now < end; now = System.nanoTime()) {
-          long due = bytesPerNano > 0 ? start + (long) (sent / bytesPerNano) : now;
           if (due > now) {
             Thread.sleep((due - now) / 1_000_000, (int) ((due - now) % 1_000_000));
             continue;
           }
           out.write(buf);
-          sent += buf.length;
+          if (bytesPerNano > 0) {
+            // Steady: time lost while the link was full is not made up with a burst later.
+            due = Math.max(due, now - CATCH_UP_NANOS) + (long) (buf.length / bytesPerNano);
+          }
         }
       }
     }

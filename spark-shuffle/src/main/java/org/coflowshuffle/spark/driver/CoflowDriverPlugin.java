@@ -270,6 +270,12 @@ public final class CoflowDriverPlugin implements DriverPlugin {
       }
       return null; // sent one-way
     }
+    if (message instanceof Messages.InterfaceBytes b) {
+      if (c != null) {
+        c.interfaceBytes(b.executorId(), b.millis() / 1000.0, b.received(), b.sent());
+      }
+      return null; // sent one-way
+    }
     if (message instanceof Messages.PacedEndpoint e) {
       endpoints.put(e.executorId(), e);
       return Boolean.TRUE;

@@ -219,6 +219,11 @@ public final class GrowingCluster implements ShuffleCoordinator, AutoCloseable {
   }
 
   @Override
+  public void interfaceBytes(String executorId, double seconds, long received, long sent) {
+    coordinator.interfaceBytes(executorId, seconds, received, sent);
+  }
+
+  @Override
   public Map<String, double[]> linkEstimates() {
     return coordinator.linkEstimates();
   }

@@ -159,6 +159,10 @@ public final class DriverLink {
     sendOneWay(n, "NIC speed");
   }
 
+  static void interfaceBytes(Messages.InterfaceBytes b) {
+    sendOneWay(b, "interface counts");
+  }
+
   /** Sends without waiting; the first failure of each kind of {@code what} is logged once. */
   private static void sendOneWay(Object message, String what) {
     PluginContext ctx = context;

@@ -6,6 +6,9 @@ package org.coflowshuffle.spark.executor;
 
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.apache.spark.SparkConf;
 import org.apache.spark.SparkEnv;
 import org.apache.spark.api.plugin.PluginContext;
@@ -45,11 +48,18 @@ public final class PacedFetchInstaller implements AutoCloseable {
   private final PacedShuffleClient client;
   private final String executorId;
 
+  /** Reads the interface's counters for the coordinator while links are measured; else null. */
+  private final ScheduledExecutorService counting;
+
   private PacedFetchInstaller(
-      PacedBlockServer server, PacedShuffleClient client, String executorId) {
+      PacedBlockServer server,
+      PacedShuffleClient client,
+      String executorId,
+      ScheduledExecutorService counting) {
     this.executorId = executorId;
     this.server = server;
     this.client = client;
+    this.counting = counting;
   }
 
   /** Installs the paced transport; null (and one log line) when this executor cannot have it. */
@@ -107,7 +117,9 @@ public final class PacedFetchInstaller implements AutoCloseable {
     try {
       BlockManager bm = SparkEnv.get().blockManager();
       String address = bm.blockManagerId().host();
-      DriverLink.nicSpeed(new Messages.NicSpeed(ctx.executorID(), address, NicSpeed.of(address)));
+      Nic nic = Nic.of(address);
+      DriverLink.nicSpeed(
+          new Messages.NicSpeed(ctx.executorID(), address, nic == null ? 0 : nic.speed()));
       BlockStoreClient spark = BlockClientSwap.current(bm);
       PacedShuffleClient client;
       if (external) {
@@ -137,7 +149,9 @@ public final class PacedFetchInstaller implements AutoCloseable {
       }
       BlockClientSwap.replace(bm, client);
       installed = client;
-      return new PacedFetchInstaller(server, client, ctx.executorID());
+      ScheduledExecutorService counting =
+          CoflowSparkConf.measureLinks(ctx.conf()) ? countEverySecond(ctx.executorID(), nic) : null;
+      return new PacedFetchInstaller(server, client, ctx.executorID(), counting);
     } catch (Exception | LinkageError e) {
       if (server != null) {
         server.close();
@@ -161,6 +175,38 @@ public final class PacedFetchInstaller implements AutoCloseable {
     settings.put("spark.shuffle.io.serverThreads", "2");
     settings.put("spark.shuffle.io.clientThreads", "2");
     return new TransportConf("shuffle", new MapConfigProvider(settings));
+  }
+
+  /**
+   * Tells the driver every second what the executor's interface has carried, for the coordinator's
+   * measure of its machine's link; null, with one line, when the kernel does not say.
+   */
+  private static ScheduledExecutorService countEverySecond(String executorId, Nic nic) {
+    if (nic == null || nic.counts() == null) {
+      LOG.warn(
+          "coflow: this executor's interface counts no bytes (loopback, or no /proc/net/dev): its"
+              + " machine's link is measured from its shuffle flows alone");
+      return null;
+    }
+    ScheduledExecutorService s =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "coflow-interface-counts");
+              t.setDaemon(true);
+              return t;
+            });
+    s.scheduleAtFixedRate(
+        () -> {
+          long[] c = nic.counts();
+          if (c != null) {
+            DriverLink.interfaceBytes(
+                new Messages.InterfaceBytes(executorId, System.currentTimeMillis(), c[0], c[1]));
+          }
+        },
+        0,
+        1,
+        TimeUnit.SECONDS);
+    return s;
   }
 
   /** The last total logged, so that a task that fetched nothing paced logs nothing. */
@@ -200,6 +246,9 @@ public final class PacedFetchInstaller implements AutoCloseable {
 
   @Override
   public void close() {
+    if (counting != null) {
+      counting.shutdownNow();
+    }
     installed = null;
     logPacedBytes();
     client.stop();

@@ -176,6 +176,20 @@ final class ExecutorRegistry {
   }
 
   /**
+   * What the interface of an executor's machine has carried, as the executor read its counters at
+   * {@code seconds} (see {@link LinkEstimates#counted}); nothing to do unless links are measured.
+   *
+   * @return whether a measured link's estimate changed
+   */
+  boolean counted(String executorId, double seconds, double received, double sent, double now) {
+    ExecutorSlots e = executors.get(executorId);
+    if (!measure || e == null) {
+      return false;
+    }
+    return estimates.counted(e.machine(), seconds, received, sent, now);
+  }
+
+  /**
    * Per machine with a registered executor whose link is measured or taken from its NIC, the
    * bandwidth it is taken to carry each way, bytes per second (see {@link
    * LinkEstimates#estimates}).

@@ -18,16 +18,23 @@ import java.util.TreeMap;
  * deliver.
  *
  * <p>Time is cut into windows of {@link #WINDOW_SECONDS}. In each, a link's planned bytes (the
- * rates of the decisions then, over their time) are set against the bytes its flows delivered. A
- * link that delivered clearly less than planned, and fell shorter than every link at the other end
- * of its flows (so that it, not they, held them back), may be limited below its estimate: the
- * estimate drops at least by half, to twice what it delivered when that is less, but never below
- * the most the link delivered in a window of the last {@link #RECENT} (a minute): fetches deliver
- * less than planned for reasons of their own too (a reduce task that has not asked for every block
- * yet), and a link is not taken for slower than it has shown it is. A link that delivered what a
- * plan filling its estimate asked, {@link #CARRIED_TO_PROBE} windows in a row, may carry more: for
- * one window the plan gets {@link #PROBE_GAIN} times the estimate, which rises to what was
- * delivered if that was more.
+ * rates of the decisions then, over their time) are set against the bytes its flows delivered, and
+ * against what its interface carried in all where an executor on the machine counts it ({@link
+ * #counted}; else the flows' bytes stand for it). A link that delivered clearly less than planned,
+ * and fell shorter than every link at the other end of its flows (so that it, not they, held them
+ * back), {@link #HELD_TO_LOWER} windows in a row (one says little: a stage's fetches start and end
+ * unevenly), may be limited below its estimate: the estimate drops at least by half, to twice what
+ * the link carried when that is less, but never below the most it carried in a window of the last
+ * {@link #RECENT} (a minute): fetches deliver less than planned for reasons of their own too (a
+ * reduce task that has not asked for every block yet), and a link is not taken for slower than it
+ * has shown it is. A link that delivered what a plan filling it asked, {@link #CARRIED_TO_PROBE}
+ * windows in a row, may carry more: for one window the plan gets {@link #PROBE_GAIN} times the
+ * estimate, which rises to what the link carried if that was more.
+ *
+ * <p>What an interface carried beyond the flows' bytes is other traffic (another application, a
+ * backup, the machine's storage traffic): averaged over the last {@link #OTHER_WINDOWS} windows, it
+ * is taken off the estimate for what the schemes plan, down to at least {@link #LEAST_LEFT} of the
+ * link.
  *
  * <p>Not thread-safe: {@link LiveCoordinator} guards it.
  */
@@ -40,7 +47,30 @@ final class LinkEstimates {
 
   static final double PROBE_GAIN = 1.2;
   static final int CARRIED_TO_PROBE = 2;
+
+  /** Windows in a row a link must hold its flows back before its estimate drops. */
+  static final int HELD_TO_LOWER = 2;
+
   static final int RECENT = 30;
+
+  /** Windows whose other traffic is averaged: steady traffic, not one window's report jitter. */
+  static final int OTHER_WINDOWS = 3;
+
+  /** The least share of a link left for shuffles, whatever other traffic seems to take. */
+  static final double LEAST_LEFT = 0.1;
+
+  /**
+   * Share of the bytes an interface counts that is TCP payload, as the flows' bytes are: a full
+   * segment carries 1448 bytes of data in 1514, and the acknowledgements take a little the other
+   * way.
+   */
+  static final double PAYLOAD = 0.95;
+
+  /** Interface counts closer than this are one count (several executors on one machine). */
+  private static final double SAME_COUNT_SECONDS = 0.5;
+
+  /** A gap between counts longer than this says nothing of a window. */
+  private static final double STALE_COUNT_SECONDS = 10;
 
   /** Delivered under planned by more than this factor: the link, or the other end, limits. */
   private static final double SHORT = 1.15;
@@ -57,11 +87,17 @@ final class LinkEstimates {
     double estimate = Double.NaN; // NaN until a window measured it: the nominal speed holds
     boolean probing;
     int carried;
+    int held; // windows in a row it fell short and held its flows back
     double plannedRate;
     double plannedBytes;
     double deliveredBytes;
+    double countedBytes; // what the interface carried this window, payload
+    double countedSeconds; // over how long (0: not counted)
+    final double[] others = new double[OTHER_WINDOWS];
+    int otherWindows;
     final Set<String> peers = new HashSet<>(); // machines at the other end this window
     double shortfall; // delivered over planned in the window just closed; NaN for none planned
+    boolean full; // its interface counted it carrying about its estimate in that window
     final double[] recent = new double[RECENT];
     int windows;
 
@@ -69,10 +105,32 @@ final class LinkEstimates {
       return Double.isNaN(estimate) ? nominal : estimate;
     }
 
+    /** Other traffic, bytes per second: the mean of the last windows that counted it. */
+    double other() {
+      int n = Math.min(otherWindows, OTHER_WINDOWS);
+      double sum = 0;
+      for (int i = 0; i < n; i++) {
+        sum += others[i];
+      }
+      return n == 0 ? 0 : sum / n;
+    }
+
+    /** The estimate less other traffic. */
+    double left() {
+      return leftOf(estimate());
+    }
+
     double effective() {
-      return probing ? Math.min(nominal, estimate() * PROBE_GAIN) : estimate();
+      return leftOf(probing ? Math.min(nominal, estimate() * PROBE_GAIN) : estimate());
+    }
+
+    private double leftOf(double link) {
+      return Math.max(LEAST_LEFT * link, link - other());
     }
   }
+
+  /** A machine's last interface count: when (seconds), bytes received, bytes sent. */
+  private final Map<String, double[]> counts = new TreeMap<>();
 
   private final Map<String, Link[]> links = new TreeMap<>();
   private double windowStart = Double.NaN;
@@ -140,6 +198,33 @@ final class LinkEstimates {
   }
 
   /**
+   * What the interface of a machine's link has carried since it came up, as an executor there read
+   * its counters at {@code seconds} (the machine's clock): the bytes since the count before go to
+   * the window open now. A count within half a second of the last one taken is the same count from
+   * another executor on the machine, and left out.
+   *
+   * @return whether an estimate the schemes plan with changed (see {@link #tick})
+   */
+  boolean counted(String machine, double seconds, double received, double sent, double now) {
+    double[] last = counts.get(machine);
+    if (last != null && seconds < last[0] + SAME_COUNT_SECONDS) {
+      return tick(now);
+    }
+    counts.put(machine, new double[] {seconds, received, sent});
+    if (last != null
+        && seconds - last[0] <= STALE_COUNT_SECONDS
+        && received >= last[1]
+        && sent >= last[2]) {
+      Link[] pair = of(machine);
+      pair[IN].countedBytes += (received - last[1]) * PAYLOAD;
+      pair[OUT].countedBytes += (sent - last[2]) * PAYLOAD;
+      pair[IN].countedSeconds += seconds - last[0];
+      pair[OUT].countedSeconds += seconds - last[0];
+    }
+    return tick(now);
+  }
+
+  /**
    * Closes the window if its time is up, and measures every link in it.
    *
    * @return whether an estimate the schemes plan with changed
@@ -158,6 +243,7 @@ final class LinkEstimates {
     for (Link[] pair : links.values()) {
       for (Link l : pair) {
         l.shortfall = l.plannedBytes > 0 ? l.deliveredBytes / l.plannedBytes : Double.NaN;
+        l.full = l.countedSeconds > 0 && l.countedBytes / l.countedSeconds * SHORT >= l.estimate();
       }
     }
     boolean changed = false;
@@ -165,9 +251,17 @@ final class LinkEstimates {
       for (int d = IN; d <= OUT; d++) {
         Link l = pair[d];
         double before = l.effective();
-        measure(l, l.plannedBytes / length, l.deliveredBytes / length, limits(l, 1 - d));
+        double delivered = l.deliveredBytes / length;
+        double carried = delivered;
+        if (l.countedSeconds > 0) {
+          carried = l.countedBytes / l.countedSeconds;
+          l.others[l.otherWindows++ % OTHER_WINDOWS] = Math.max(0, carried - delivered);
+        }
+        measure(l, l.plannedBytes / length, delivered, carried, limits(l, 1 - d));
         l.plannedBytes = 0;
         l.deliveredBytes = 0;
+        l.countedBytes = 0;
+        l.countedSeconds = 0;
         l.peers.clear();
         changed |= l.effective() != before;
       }
@@ -178,12 +272,13 @@ final class LinkEstimates {
 
   /**
    * Whether a link fell shorter of its plan than every link at the other end of its flows (those in
-   * direction {@code peerDirection}), so that it held them back.
+   * direction {@code peerDirection}), so that it held them back; not where one of those was full
+   * and it was not (other traffic on that one may have made its flows fall short alike).
    */
   private boolean limits(Link l, int peerDirection) {
     for (String peer : l.peers) {
-      double s = of(peer)[peerDirection].shortfall;
-      if (s < l.shortfall) {
+      Link p = of(peer)[peerDirection];
+      if (p.shortfall < l.shortfall || p.full && !l.full) {
         return false;
       }
     }
@@ -201,45 +296,54 @@ final class LinkEstimates {
     plannedSince = now;
   }
 
-  private static void measure(Link l, double planned, double delivered, boolean limits) {
+  /**
+   * One window of a link: its flows were planned {@code planned} and delivered {@code delivered}
+   * bytes per second; the link carried {@code carried} in all (other traffic with them).
+   */
+  private static void measure(
+      Link l, double planned, double delivered, double carried, boolean limits) {
+    boolean held = false;
     if (planned <= 0 && delivered <= 0) {
       l.probing = false;
       l.carried = 0;
-      return;
-    }
-    l.recent[l.windows++ % RECENT] = delivered;
-    double best = 0;
-    for (double r : l.recent) {
-      best = Math.max(best, r);
-    }
-    double estimate = l.estimate();
-    if (l.probing) {
-      l.probing = false;
-      l.carried = 0;
-      if (delivered > estimate) {
-        l.estimate = Math.min(l.nominal, delivered); // it carried more than thought
-      }
-    } else if (delivered * SHORT < planned) {
-      l.carried = 0;
-      if (limits && delivered > 0 && best < estimate) { // nothing delivered shows no speed
-        l.estimate = Math.max(best, Math.min(estimate / 2, 2 * delivered));
-      }
-    } else if (delivered * CARRIED >= planned && planned >= 0.9 * estimate) {
-      if (++l.carried >= CARRIED_TO_PROBE && estimate < l.nominal) {
-        l.probing = true;
-      }
     } else {
-      l.carried = 0;
+      l.recent[l.windows++ % RECENT] = carried;
+      double best = 0;
+      for (double r : l.recent) {
+        best = Math.max(best, r);
+      }
+      double estimate = l.estimate();
+      if (l.probing) {
+        l.probing = false;
+        l.carried = 0;
+        if (carried > estimate) {
+          l.estimate = Math.min(l.nominal, carried); // it carried more than thought
+        }
+      } else if (delivered * SHORT < planned) {
+        l.carried = 0;
+        held = limits && delivered > 0; // nothing delivered shows no speed
+        if (held && l.held + 1 >= HELD_TO_LOWER && best < estimate) {
+          l.estimate = Math.max(best, Math.min(estimate / 2, 2 * carried));
+        }
+      } else if (delivered * CARRIED >= planned && planned >= 0.9 * l.left()) {
+        if (++l.carried >= CARRIED_TO_PROBE && estimate < l.nominal) {
+          l.probing = true;
+        }
+      } else {
+        l.carried = 0;
+      }
     }
+    l.held = held ? l.held + 1 : 0;
   }
 
   /**
    * Per machine, the bandwidth each way (in, out) its links have shown they carry, or their nominal
-   * speed where not measured below it, bytes per second.
+   * speed where not measured below it, less the other traffic they carry: what they leave for
+   * shuffles, bytes per second.
    */
   Map<String, double[]> estimates() {
     Map<String, double[]> out = new TreeMap<>();
-    links.forEach((m, l) -> out.put(m, new double[] {l[IN].estimate(), l[OUT].estimate()}));
+    links.forEach((m, l) -> out.put(m, new double[] {l[IN].left(), l[OUT].left()}));
     return out;
   }
 }

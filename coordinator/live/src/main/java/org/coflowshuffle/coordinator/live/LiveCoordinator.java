@@ -165,8 +165,23 @@ public final class LiveCoordinator implements ShuffleCoordinator {
   }
 
   /**
-   * Per machine whose link no setting gives, the bandwidth its links have shown they carry each way
-   * (in, out), bytes per second: what the schemes plan with (the NIC's speed until measured).
+   * What the network interface an executor's address is on has carried since it came up, as the
+   * executor read its counters at {@code seconds} of its machine's clock: with the bytes the
+   * coordinator hears its flows deliver, it shows what the link carries and what other traffic
+   * takes of it. Ignored unless links are measured, or for an executor not registered.
+   */
+  @Override
+  public synchronized void interfaceBytes(
+      String executorId, double seconds, long received, long sent) {
+    if (executors.counted(executorId, seconds, received, sent, clock.getAsDouble())) {
+      rates.markStale();
+    }
+  }
+
+  /**
+   * Per machine whose link no setting gives, or whose link is measured, the bandwidth its links
+   * leave for shuffles each way (in, out), bytes per second: what they have shown they carry (the
+   * NIC's speed until measured) less the other traffic they carry; what the schemes plan with.
    */
   @Override
   public synchronized Map<String, double[]> linkEstimates() {

@@ -136,8 +136,15 @@ public interface ShuffleCoordinator {
   default void nicSpeed(String executorId, double bytesPerSecond) {}
 
   /**
-   * Per machine whose link is measured, the bandwidth it has shown each way (in, out), bytes per
-   * second; empty where links are configured or measured elsewhere.
+   * What the network interface an executor's address is on has carried since it came up, bytes
+   * received and sent, as the executor read its counters at {@code seconds} of its machine's clock.
+   * Ignored where links are not measured here.
+   */
+  default void interfaceBytes(String executorId, double seconds, long received, long sent) {}
+
+  /**
+   * Per machine whose link is measured, the bandwidth it leaves for shuffles each way (in, out),
+   * bytes per second; empty where links are configured or measured elsewhere.
    */
   default Map<String, double[]> linkEstimates() {
     return Map.of();

@@ -36,16 +36,28 @@ class LinkEstimatesTest {
   }
 
   @Test
-  void aLinkShapedBelowItsNicIsFoundInTwoWindows() {
+  void aLinkShapedBelowItsNicIsFoundInThreeWindows() {
     LinkEstimates l = new LinkEstimates();
     l.nominal("a", 1250 * MB); // a veth says 10 Gbit/s
     assertEquals(1250 * MB, l.effective("a", LinkEstimates.OUT));
     assertEquals(
         LinkEstimates.UNKNOWN_LINK, l.effective("x", LinkEstimates.IN), "no NIC speed: measured");
     l.tick(0);
-    assertTrue(window(l, 0, 1250 * MB, 1.19 * MB));
+    assertFalse(window(l, 0, 1250 * MB, 1.19 * MB), "one window short says little");
+    assertTrue(window(l, W, 1250 * MB, 1.19 * MB));
     assertEquals(2.38 * MB, l.effective("a", LinkEstimates.OUT), 1e-6, "twice what it delivered");
-    windows(l, W, 1, 1.19 * MB);
+    windows(l, 2 * W, 1, 1.19 * MB);
+    assertEquals(1.19 * MB, l.estimates().get("a")[LinkEstimates.OUT], 1e-6);
+  }
+
+  @Test
+  void aSmallPlanThatFallsShortOnceLeavesTheLinkAsItWas() {
+    LinkEstimates l = new LinkEstimates();
+    l.nominal("a", 1.19 * MB); // as configured
+    l.tick(0);
+    window(l, 0, 0.12 * MB, 0.04 * MB); // a stage's first fetches, not yet asking for everything
+    window(l, W, 0.12 * MB, 0.12 * MB);
+    window(l, 2 * W, 0.12 * MB, 0.04 * MB);
     assertEquals(1.19 * MB, l.estimates().get("a")[LinkEstimates.OUT], 1e-6);
   }
 
@@ -93,15 +105,17 @@ class LinkEstimatesTest {
     l.tick(0);
     // a sends 10 MB/s each to b and c (a's link out planned at 20). Other traffic leaves b's link
     // in 6 MB/s: a's flow to b, and so a's link out, fall short, but b's in fell shorter.
-    l.planned(
-        0,
-        Map.of(
-            "a", new double[] {0, 20 * MB},
-            "b", new double[] {10 * MB, 0},
-            "c", new double[] {10 * MB, 0}));
-    l.delivered("a", "b", 6 * MB * W);
-    l.delivered("a", "c", 10 * MB * W);
-    assertTrue(l.tick(W));
+    for (int i = 0; i < LinkEstimates.HELD_TO_LOWER; i++) {
+      l.planned(
+          i * W,
+          Map.of(
+              "a", new double[] {0, 20 * MB},
+              "b", new double[] {10 * MB, 0},
+              "c", new double[] {10 * MB, 0}));
+      l.delivered("a", "b", 6 * MB * W);
+      l.delivered("a", "c", 10 * MB * W);
+      assertEquals(i == LinkEstimates.HELD_TO_LOWER - 1, l.tick((i + 1) * W), "window " + i);
+    }
     assertEquals(6 * MB, l.estimates().get("b")[LinkEstimates.IN], 1e-6, "what other traffic left");
     assertEquals(10 * MB, l.estimates().get("a")[LinkEstimates.OUT], 1e-6, "held back at b");
     assertEquals(10 * MB, l.estimates().get("c")[LinkEstimates.IN], 1e-6);
@@ -113,11 +127,76 @@ class LinkEstimatesTest {
     l.nominal("a", 100 * MB);
     l.tick(0);
     window(l, 0, 100 * MB, 10 * MB);
-    l.planned(W, Map.of()); // its flows ended
-    assertFalse(l.tick(W + 0.5), "the next window is not over");
-    assertFalse(l.tick(2 * W), "nothing planned, nothing delivered");
+    window(l, W, 100 * MB, 10 * MB);
+    l.planned(2 * W, Map.of()); // its flows ended
+    assertFalse(l.tick(2.5 * W), "the next window is not over");
+    assertFalse(l.tick(3 * W), "nothing planned, nothing delivered");
     assertEquals(20 * MB, l.effective("a", LinkEstimates.OUT), 1e-6, "twice what it delivered");
     l.nominal("a", 5 * MB); // a NIC slower than measured bounds the estimate
     assertEquals(5 * MB, l.effective("a", LinkEstimates.OUT), 1e-6);
+  }
+
+  /**
+   * Windows in which {@code a} sends to {@code b} at b's estimate while {@code other} bytes per
+   * second of other traffic also arrive at b, whose link carries {@code capacity}: the flow gets
+   * what the other traffic leaves, and the interfaces count what they carry (with headers) each
+   * second.
+   */
+  private static double sharedWindows(
+      LinkEstimates l, double start, int count, double capacity, double other) {
+    double t = start;
+    double received = 0;
+    double sent = 0;
+    for (int i = 0; i < count; i++) {
+      double planned = l.effective("b", LinkEstimates.IN);
+      l.planned(t, Map.of("a", new double[] {0, planned}, "b", new double[] {planned, 0}));
+      double flow = Math.min(planned, capacity - other);
+      for (int s = 0; s < W; s++, t += 1) {
+        l.delivered("a", "b", flow);
+        received += (flow + other) / LinkEstimates.PAYLOAD;
+        sent += flow / LinkEstimates.PAYLOAD;
+        l.counted("a", t + 1, 0, sent, t + 1);
+        l.counted("b", t + 1, received, 0, t + 1);
+      }
+    }
+    return t;
+  }
+
+  @Test
+  void otherTrafficTheInterfaceCountsIsTakenOffTheLink() {
+    LinkEstimates l = new LinkEstimates();
+    l.nominal("a", 1.19 * MB);
+    l.nominal("b", 1.19 * MB); // as configured: 10 Mbit/s, in payload
+    l.counted("a", 0, 0, 0, 0);
+    l.counted("b", 0, 0, 0, 0);
+    sharedWindows(l, 0, 10, 1.19 * MB, 0.5 * MB);
+    assertEquals(0.69 * MB, l.estimates().get("b")[LinkEstimates.IN], 0.01 * MB);
+    assertEquals(1.19 * MB, l.estimates().get("a")[LinkEstimates.OUT], 1e-6, "a's link is its own");
+  }
+
+  @Test
+  void aShapedLinkIsFoundFromWhatItsInterfaceCarriedWithOtherTraffic() {
+    LinkEstimates l = new LinkEstimates();
+    l.nominal("a", 1250 * MB); // veths that say 10 Gbit/s
+    l.nominal("b", 1250 * MB);
+    l.counted("a", 0, 0, 0, 0);
+    l.counted("b", 0, 0, 0, 0);
+    sharedWindows(l, 0, 12, 1.19 * MB, 0.5 * MB);
+    assertEquals(0.69 * MB, l.estimates().get("b")[LinkEstimates.IN], 0.02 * MB, "what is left");
+  }
+
+  @Test
+  void aCountFromAnotherExecutorOnTheMachineIsNotCountedTwice() {
+    LinkEstimates l = new LinkEstimates();
+    l.nominal("b", 10 * MB);
+    l.counted("b", 0, 0, 0, 0);
+    l.planned(0, Map.of("b", new double[] {2 * MB, 0}));
+    for (int s = 1; s <= W; s++) {
+      l.delivered("a", "b", 2 * MB);
+      l.counted("b", s, 2 * MB * s / LinkEstimates.PAYLOAD, 0, s);
+      l.counted("b", s + 0.1, 2 * MB * s / LinkEstimates.PAYLOAD, 0, s + 0.1); // the same count
+    }
+    l.tick(W + 0.5);
+    assertEquals(10 * MB, l.estimates().get("b")[LinkEstimates.IN], 1e-6, "no other traffic");
   }
 }
