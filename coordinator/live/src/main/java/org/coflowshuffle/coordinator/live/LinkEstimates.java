@@ -23,13 +23,13 @@ import java.util.TreeMap;
  * #counted}; else the flows' bytes stand for it). A link that delivered clearly less than planned,
  * and fell shorter than every link at the other end of its flows (so that it, not they, held them
  * back), {@link #HELD_TO_LOWER} windows in a row (one says little: a stage's fetches start and end
- * unevenly), may be limited below its estimate: the estimate drops at least by half, to twice what
- * the link carried when that is less, but never below the most it carried in a window of the last
- * {@link #RECENT} (a minute): fetches deliver less than planned for reasons of their own too (a
- * reduce task that has not asked for every block yet), and a link is not taken for slower than it
- * has shown it is. A link that delivered what a plan filling it asked, {@link #CARRIED_TO_PROBE}
- * windows in a row, may carry more: for one window the plan gets {@link #PROBE_GAIN} times the
- * estimate, which rises to what the link carried if that was more.
+ * unevenly), may be limited below its estimate: the estimate drops to what the link carried, but
+ * never below the most it carried in a window of the last {@link #RECENT} (a minute): fetches
+ * deliver less than planned for reasons of their own too (a reduce task that has not asked for
+ * every block yet), and a link is not taken for slower than it has shown it is. A link that
+ * delivered what a plan filling it asked, {@link #CARRIED_TO_PROBE} windows in a row, may carry
+ * more: for one window the plan gets {@link #PROBE_GAIN} times the estimate, which rises to what
+ * the link carried if that was more.
  *
  * <p>What an interface carried beyond the flows' bytes is other traffic (another application, a
  * backup, the machine's storage traffic): averaged over the last {@link #OTHER_WINDOWS} windows, it
@@ -323,7 +323,7 @@ final class LinkEstimates {
         l.carried = 0;
         held = limits && delivered > 0; // nothing delivered shows no speed
         if (held && l.held + 1 >= HELD_TO_LOWER && best < estimate) {
-          l.estimate = Math.max(best, Math.min(estimate / 2, 2 * carried));
+          l.estimate = Math.max(best, carried);
         }
       } else if (delivered * CARRIED >= planned && planned >= 0.9 * l.left()) {
         if (++l.carried >= CARRIED_TO_PROBE && estimate < l.nominal) {
