@@ -21,6 +21,7 @@ import org.coflowshuffle.cli.simulate.SimulateCommand;
 import org.coflowshuffle.cli.solve.CompareCommand;
 import org.coflowshuffle.cli.solve.SolveCommand;
 import org.coflowshuffle.cli.spark.FaultsBenchCommand;
+import org.coflowshuffle.cli.spark.HistoryCommand;
 import org.coflowshuffle.cli.spark.TerasortCommand;
 import org.coflowshuffle.cli.spark.TerasortYarnCommand;
 import org.coflowshuffle.cli.testbed.TestbedCommands;
@@ -59,6 +60,7 @@ public final class CoflowCli {
     commands.add(new TerasortCommand());
     commands.add(new TerasortYarnCommand());
     commands.add(new FaultsBenchCommand());
+    commands.add(new HistoryCommand());
     commands.add(new FetchBenchCommand());
     commands.addAll(TestbedCommands.all());
     return commands;

@@ -93,6 +93,14 @@ class RepeatedJobsIT {
     assertEquals(0, metric(prometheus, "coflows_active_Number"), prometheus);
     assertEquals(0, metric(prometheus, "placements_keptSpark_Count"), prometheus);
     assertTrue(metric(prometheus, "bytes_paced_Number") > 0, prometheus);
+    // 3 + 2 reduce tasks the first time, 2 the second: all placed, nearly all run there.
+    double placed = metric(prometheus, "placements_tasks_Count");
+    assertEquals(7.0 * JOBS, placed, prometheus);
+    assertTrue(
+        metric(prometheus, "placements_tasksWherePlaced_Count") >= 0.95 * placed, prometheus);
+    // Each shuffle placed once; the second read of the second may be placed again.
+    double decisions = metric(prometheus, "placements_decisionMicros_Count");
+    assertTrue(decisions >= 2.0 * JOBS && decisions <= 3.0 * JOBS, prometheus);
   }
 
   /** The value of the plugin's metric whose name ends so, in Prometheus text. */

@@ -11,6 +11,7 @@ import org.apache.spark.api.plugin.PluginContext;
 import org.apache.spark.api.plugin.SparkPlugin;
 import org.coflowshuffle.spark.driver.CoflowDriverPlugin;
 import org.coflowshuffle.spark.executor.DriverLink;
+import org.coflowshuffle.spark.executor.ExecutorMetrics;
 import org.coflowshuffle.spark.executor.PacedFetchInstaller;
 
 /**
@@ -37,6 +38,9 @@ public final class CoflowPlugin implements SparkPlugin {
         DriverLink.connect(ctx);
         if (CoflowSparkConf.pacedFetch(ctx.conf())) {
           paced = PacedFetchInstaller.install(ctx);
+        }
+        if (paced != null) { // else there is nothing to count (local mode: the driver's are all)
+          ExecutorMetrics.register(ctx.metricRegistry());
         }
       }
 

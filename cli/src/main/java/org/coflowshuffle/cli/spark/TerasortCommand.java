@@ -55,6 +55,7 @@ public final class TerasortCommand implements Command {
           .value("--work", "DIR", "data, outputs and logs (default TMPDIR/coflow-terasort)")
           .repeatableValue(
               "--conf", "KEY=VALUE", "a Spark setting for both runs, stock and plugin (repeatable)")
+          .value("--event-log", "DIR", "Spark's event logs of both runs there (see coflow history)")
           .flag("--json", "end with one JSON line");
   private static final String PREFIX = "coflow terasort: ";
 
@@ -137,6 +138,10 @@ public final class TerasortCommand implements Command {
       Path spark = SparkDistribution.home(root, err);
       Jars jars = Jars.find(root);
       Files.createDirectories(o.work().resolve("logs"));
+      String eventLog = o.sparkConf().get("spark.eventLog.dir");
+      if (eventLog != null && eventLog.startsWith("file:")) {
+        Files.createDirectories(Path.of(java.net.URI.create(eventLog)));
+      }
       Cluster cluster = new Cluster(o.master(), o.master(), o.sparkConf(), Map.of(), Map.of());
       if (o.testbed()) {
         List<HostLink> hosts = TestbedCommands.hostsUp();
@@ -174,6 +179,9 @@ public final class TerasortCommand implements Command {
       JsonNode plugin = runs.sort(new Variant("plugin", Map.copyOf(pluginConf)), gen);
       ObjectNode summary = summary(json, stock, plugin);
       print(out, o, cluster, stock, plugin, summary);
+      if (eventLog != null) {
+        err.println("coflow: event logs in " + eventLog + " (bin/coflow history --event-log DIR)");
+      }
       if (o.json()) {
         out.println(json.writeValueAsString(summary));
       }
@@ -213,7 +221,18 @@ public final class TerasortCommand implements Command {
         f.has("--mixed"),
         !f.has("--not-work-conserving"),
         coordinator(f.string("--coordinator", null)),
-        sparkConf(f.all("--conf")));
+        withEventLog(sparkConf(f.all("--conf")), f.string("--event-log", null)));
+  }
+
+  /** {@code conf} with Spark's event log on, in {@code dir}; as it was for a null {@code dir}. */
+  static Map<String, String> withEventLog(Map<String, String> conf, String dir) {
+    if (dir == null) {
+      return conf;
+    }
+    Map<String, String> with = new LinkedHashMap<>(conf);
+    with.put("spark.eventLog.enabled", "true");
+    with.put("spark.eventLog.dir", Path.of(dir).toAbsolutePath().normalize().toUri().toString());
+    return Map.copyOf(with);
   }
 
   /** {@code --conf KEY=VALUE} settings, in order, the last of a key counting. */

@@ -29,6 +29,7 @@ import org.coflowshuffle.spark.DaemonThreads;
 import org.coflowshuffle.spark.Messages;
 import org.coflowshuffle.spark.internal.PoolWeights;
 import org.coflowshuffle.spark.internal.PreferredLocationsHook;
+import org.coflowshuffle.spark.ui.CoflowsUi;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -86,6 +87,13 @@ public final class CoflowDriverPlugin implements DriverPlugin {
             endpoints::remove,
             sc.master().startsWith("local-cluster"));
     sc.addSparkListener(progress);
+    try {
+      progress.show(CoflowsUi.attach(sc)::completed);
+    } catch (RuntimeException | LinkageError e) {
+      LOG.warn(
+          "coflow: no Coflows tab in the Spark UI and no coflow events in the event log: {}",
+          e.toString());
+    }
     current = coordinator;
     statusLog.scheduleWithFixedDelay(
         () -> {
@@ -109,6 +117,12 @@ public final class CoflowDriverPlugin implements DriverPlugin {
                   DriverMetrics m = metrics;
                   if (m != null) {
                     m.keptSpark();
+                  }
+                },
+                nanos -> {
+                  DriverMetrics m = metrics;
+                  if (m != null) {
+                    m.decided(nanos);
                   }
                 });
         PreferredLocationsHook.install(p.stageHook(), p, p.rddHook());

@@ -23,6 +23,9 @@ final class DriverMetrics {
   private final Histogram cctMillis;
   private final Counter fellBack;
   private final Counter keptSparks;
+  private final Histogram decisionMicros;
+  private final Counter tasksPlaced;
+  private final Counter tasksWherePlaced;
 
   /**
    * @param active coflows submitted and not completed
@@ -35,6 +38,23 @@ final class DriverMetrics {
     registry.register("bytes.paced", (Gauge<Long>) pacedBytes::getAsLong);
     fellBack = registry.counter("flows.fellBack");
     keptSparks = registry.counter("placements.keptSpark");
+    decisionMicros = registry.histogram("placements.decisionMicros");
+    tasksPlaced = registry.counter("placements.tasks");
+    tasksWherePlaced = registry.counter("placements.tasksWherePlaced");
+  }
+
+  /** The coordinator made a placement in {@code nanos}, as the driver waited for it. */
+  void decided(long nanos) {
+    decisionMicros.update(nanos / 1000);
+  }
+
+  /**
+   * A coflow's reduce tasks that succeeded after the coordinator placed them, and how many of them
+   * ran on the host it chose: the placement match is the second counter over the first.
+   */
+  void placed(int tasks, int ranWherePlaced) {
+    tasksPlaced.inc(tasks);
+    tasksWherePlaced.inc(ranWherePlaced);
   }
 
   /** A coflow completed {@code millis} after it arrived. */

@@ -14,6 +14,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiConsumer;
 import java.util.function.BiFunction;
 import java.util.function.IntToDoubleFunction;
+import java.util.function.LongConsumer;
 import java.util.stream.IntStream;
 import org.apache.spark.MapOutputTrackerMaster;
 import org.apache.spark.Partition;
@@ -54,6 +55,7 @@ final class ReducerPlacer implements BiFunction<Object, Object, Object> {
   private final ShuffleCoordinator coordinator;
   private final IntToDoubleFunction jobWeight;
   private final Runnable keptSpark;
+  private final LongConsumer decided;
 
   /** The shuffles (each set a stage reads) whose fallback was logged already. */
   private final Set<List<Integer>> logged = ConcurrentHashMap.newKeySet();
@@ -72,11 +74,17 @@ final class ReducerPlacer implements BiFunction<Object, Object, Object> {
   /**
    * @param jobWeight the weight of a job's coflows, by job id
    * @param keptSpark told once for each shuffle (or set of them) that keeps Spark's placement
+   * @param decided told how long the coordinator took to make each placement, nanoseconds
    */
-  ReducerPlacer(ShuffleCoordinator coordinator, IntToDoubleFunction jobWeight, Runnable keptSpark) {
+  ReducerPlacer(
+      ShuffleCoordinator coordinator,
+      IntToDoubleFunction jobWeight,
+      Runnable keptSpark,
+      LongConsumer decided) {
     this.coordinator = coordinator;
     this.jobWeight = jobWeight;
     this.keptSpark = keptSpark;
+    this.decided = decided;
   }
 
   /** The placement made for a shuffle, also after Spark dropped it (the last 4096 are kept). */
@@ -133,7 +141,10 @@ final class ReducerPlacer implements BiFunction<Object, Object, Object> {
         Arrays.stream(ids).forEach(sparks::add);
         throw e;
       }
-      remember(coordinator.placeTogether(ids, maps, tasks, jobWeight.applyAsDouble(jobId)));
+      long start = System.nanoTime();
+      ShufflePlacement p =
+          coordinator.placeTogether(ids, maps, tasks, jobWeight.applyAsDouble(jobId));
+      remember(p, System.nanoTime() - start);
     } catch (PlacementUnavailable | RuntimeException e) {
       warnOnce(Arrays.stream(ids).boxed().toList(), e.getMessage());
     }
@@ -145,10 +156,12 @@ final class ReducerPlacer implements BiFunction<Object, Object, Object> {
       return null;
     }
     try {
+      long start = System.nanoTime();
       ShufflePlacement placement =
           coordinator.place(
               shuffleId, dep.rdd().getNumPartitions(), dep.partitioner().numPartitions());
-      remember(placement);
+      long nanos = System.nanoTime() - start;
+      remember(placement, nanos);
       String location = GrowingCluster.location(placement.executorOf(reducer));
       return CollectionConverters.asScala(List.of(location)).toList();
     } catch (PlacementUnavailable e) {
@@ -178,15 +191,17 @@ final class ReducerPlacer implements BiFunction<Object, Object, Object> {
     }
   }
 
-  private void remember(ShufflePlacement placement) {
+  /** Keeps and logs a placement the first time it is seen; it took {@code nanos} to make. */
+  private void remember(ShufflePlacement placement, long nanos) {
     synchronized (recent) {
       if (recent.get(placement.shuffleIds().get(0)) == placement) {
-        return;
+        return; // asked again for another reducer
       }
       for (int id : placement.shuffleIds()) {
         recent.put(id, placement);
       }
     }
+    decided.accept(nanos);
     ReduceTaskRanges tasks = placement.tasks();
     LOG.info(
         "coflow: shuffle {} ({} reducers{}{}) placed by {} on executors {}",

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -25,6 +26,7 @@ import org.coflowshuffle.coordinator.live.ExecutorSlots;
 import org.coflowshuffle.coordinator.live.ReduceTaskRanges;
 import org.coflowshuffle.coordinator.live.ShuffleCoordinator;
 import org.coflowshuffle.coordinator.live.ShufflePlacement;
+import org.coflowshuffle.spark.ui.CoflowCompleted;
 import scala.jdk.javaapi.CollectionConverters;
 
 /**
@@ -53,6 +55,22 @@ final class ShuffleProgressListener extends SparkListener {
   private final Set<Integer> active = ConcurrentHashMap.newKeySet();
 
   private volatile DriverMetrics metrics;
+
+  /** Where completed coflows go for the Coflows tab and the event log; null for nowhere. */
+  private volatile Consumer<CoflowCompleted> shown;
+
+  /** What the tasks of each active coflow did, by stage id. */
+  private final Map<Integer, Tally> tallies = new ConcurrentHashMap<>();
+
+  /** What a coflow's successful reduce tasks read and where they ran. */
+  private static final class Tally {
+    final Map<String, Integer> ranOn = new TreeMap<>();
+    final Map<String, Integer> placedOn = new TreeMap<>();
+    String scheme = "";
+    long bytesRead;
+    int tasks;
+    int ranWherePlaced;
+  }
 
   /** Told of each executor that left, for what else is kept per executor. */
   private final Consumer<String> executorGone;
@@ -95,6 +113,11 @@ final class ShuffleProgressListener extends SparkListener {
     metrics = m;
   }
 
+  /** From now on, coflows that complete are shown there. */
+  void show(Consumer<CoflowCompleted> sink) {
+    shown = sink;
+  }
+
   /** Coflows submitted and not completed. */
   int activeCoflows() {
     return active.size();
@@ -105,6 +128,7 @@ final class ShuffleProgressListener extends SparkListener {
     int stage = submitted.stageInfo().stageId();
     if (shufflesRead.containsKey(stage)) {
       active.add(stage);
+      tallies.put(stage, new Tally());
     }
   }
 
@@ -156,6 +180,7 @@ final class ShuffleProgressListener extends SparkListener {
     List<Integer> read = shufflesRead.get(end.stageId());
     if (read != null) {
       int task = end.taskInfo().partitionId();
+      tally(end, read.get(0), task);
       for (int s : read) {
         ReduceTaskRanges tasks = placements.apply(s).map(ShufflePlacement::tasks).orElse(null);
         if (tasks == null || task >= tasks.tasks()) {
@@ -169,6 +194,29 @@ final class ShuffleProgressListener extends SparkListener {
     }
   }
 
+  /** Counts a successful reduce task of an active coflow: where it ran, and where it was placed. */
+  private void tally(SparkListenerTaskEnd end, int shuffle, int task) {
+    Tally t = tallies.get(end.stageId());
+    if (t == null || !end.taskInfo().successful()) {
+      return;
+    }
+    String host = end.taskInfo().host();
+    long bytes =
+        end.taskMetrics() == null ? 0 : end.taskMetrics().shuffleReadMetrics().totalBytesRead();
+    Optional<ShufflePlacement> placed = placements.apply(shuffle);
+    synchronized (t) {
+      t.tasks++;
+      t.bytesRead += bytes;
+      t.ranOn.merge(host, 1, Integer::sum);
+      if (placed.isPresent() && task < placed.get().tasks().tasks()) {
+        String at = placed.get().executorOfTask(task).host();
+        t.scheme = placed.get().scheme();
+        t.placedOn.merge(at, 1, Integer::sum);
+        t.ranWherePlaced += at.equals(host) ? 1 : 0;
+      }
+    }
+  }
+
   @Override
   public void onStageCompleted(SparkListenerStageCompleted completed) {
     StageInfo stage = completed.stageInfo();
@@ -176,13 +224,44 @@ final class ShuffleProgressListener extends SparkListener {
     if (read != null) {
       read.forEach(coordinator::fetchFinished);
     }
+    Tally t = tallies.remove(stage.stageId());
+    if (!active.remove(stage.stageId())
+        || stage.failureReason().isDefined()
+        || stage.submissionTime().isEmpty()
+        || stage.completionTime().isEmpty()) {
+      return;
+    }
+    long arrival = (Long) stage.submissionTime().get();
+    long completion = (Long) stage.completionTime().get();
     DriverMetrics m = metrics;
-    if (active.remove(stage.stageId())
-        && m != null
-        && stage.failureReason().isEmpty()
-        && stage.submissionTime().isDefined()
-        && stage.completionTime().isDefined()) {
-      m.completed((Long) stage.completionTime().get() - (Long) stage.submissionTime().get());
+    if (m != null) {
+      m.completed(completion - arrival);
+      if (t != null) {
+        synchronized (t) {
+          if (!t.scheme.isEmpty()) {
+            m.placed(t.tasks, t.ranWherePlaced);
+          }
+        }
+      }
+    }
+    Consumer<CoflowCompleted> sink = shown;
+    if (sink != null && t != null && read != null) {
+      synchronized (t) {
+        sink.accept(
+            new CoflowCompleted(
+                stage.stageId(),
+                stage.attemptNumber(),
+                stage.name(),
+                read,
+                t.scheme,
+                arrival,
+                completion,
+                t.bytesRead,
+                t.ranOn,
+                t.placedOn,
+                t.tasks,
+                t.ranWherePlaced));
+      }
     }
   }
 }

@@ -147,6 +147,7 @@ public final class DriverLink {
 
   /** A flow that left the paced transport; never waits. */
   static void unpaced(Messages.Unpaced u) {
+    ExecutorMetrics.fellBack.incrementAndGet();
     sendOneWay(u, "fallback reports");
   }
 

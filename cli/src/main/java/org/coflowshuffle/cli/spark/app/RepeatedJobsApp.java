@@ -42,7 +42,7 @@ import scala.Tuple2;
  * count: {@code job}, {@code driver} and {@code executors} (per executor id), each with {@code
  * threads}, {@code fds} and the plugin's parts; {@code results}, whether every job's answer was
  * right; and, with the UI on, {@code prometheus}: the driver's {@code /metrics/prometheus} at the
- * end (Spark's Prometheus servlet, when configured).
+ * end (Spark's Prometheus servlet, when configured), and {@code coflowsTab}: the Coflows tab then.
  */
 public final class RepeatedJobsApp {
 
@@ -80,6 +80,7 @@ public final class RepeatedJobsApp {
     ReduceTaskLog.drain(sc.sc()); // every listener has seen every stage end
     if (sc.sc().uiWebUrl().isDefined()) { // what Spark's Prometheus servlet shows now, if set up
       out.put("prometheus", scrape(sc.sc().uiWebUrl().get() + "/metrics/prometheus"));
+      out.put("coflowsTab", scrape(sc.sc().uiWebUrl().get() + "/coflows/"));
     }
     new ObjectMapper().writeValue(new File(args[0]), out);
     spark.stop();

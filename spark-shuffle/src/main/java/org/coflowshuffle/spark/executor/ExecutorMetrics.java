@@ -1,0 +1,28 @@
+/*
+ * Copyright The coflow-shuffle Authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package org.coflowshuffle.spark.executor;
+
+import com.codahale.metrics.Gauge;
+import com.codahale.metrics.MetricRegistry;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * What the plugin did in this executor, in Spark's metrics system (source {@code
+ * plugin.org.coflowshuffle.spark.CoflowPlugin} of the executor): the executor's sinks show it, as
+ * the driver's show {@code DriverMetrics}. Names match the driver's where they mean the same, for
+ * this executor alone.
+ */
+public final class ExecutorMetrics {
+
+  /** Flows of this executor's reducers that left the paced transport for Spark's own client. */
+  static final AtomicLong fellBack = new AtomicLong();
+
+  private ExecutorMetrics() {}
+
+  public static void register(MetricRegistry registry) {
+    registry.register("bytes.paced", (Gauge<Long>) PacedShuffleClient.pacedBytes::get);
+    registry.register("flows.fellBack", (Gauge<Long>) fellBack::get);
+  }
+}
