@@ -74,9 +74,11 @@ public record CoflowSparkConf(
           "spark.coflow.links.measured",
           false,
           SINCE,
-          "Measure the bandwidth each machine's link leaves for shuffles from what its transfers"
-              + " achieve, at most its configured speed or, with none, its NIC's (docs/spark.md)."
-              + " Off, a machine's link is its configured speed, else its NIC's.");
+          "Measure the bandwidth each machine's link leaves for shuffles, at most its configured"
+              + " speed or, with none, its NIC's: from the byte counts of the interface each"
+              + " executor's address is on, set against what the shuffle flows delivered, less"
+              + " what other traffic takes (docs/spark.md). Off, a machine's link is its"
+              + " configured speed, else its NIC's.");
   public static final ConfigKey<Boolean> WORK_CONSERVING = SchedulingKeys.workConserving(PREFIX);
   public static final ConfigKey<Map<String, Double>> HOST_BANDWIDTH =
       SchedulingKeys.hostBandwidth(PREFIX);

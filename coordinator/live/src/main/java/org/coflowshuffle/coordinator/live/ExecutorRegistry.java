@@ -144,7 +144,7 @@ final class ExecutorRegistry {
       return false;
     }
     double before = estimates.effective(e.machine(), LinkEstimates.IN);
-    estimates.nominal(e.machine(), bytesPerSecond);
+    estimates.nicSpeed(e.machine(), bytesPerSecond);
     return estimates.effective(e.machine(), LinkEstimates.IN) != before;
   }
 

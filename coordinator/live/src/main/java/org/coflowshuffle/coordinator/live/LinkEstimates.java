@@ -4,6 +4,7 @@
  */
 package org.coflowshuffle.coordinator.live;
 
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
@@ -84,6 +85,7 @@ final class LinkEstimates {
   /** One direction of one machine's link. */
   private static final class Link {
     double nominal = UNKNOWN_LINK;
+    boolean stated; // the nominal speed is a setting's, not a NIC's or unknown
     double estimate = Double.NaN; // NaN until a window measured it: the nominal speed holds
     boolean probing;
     int carried;
@@ -141,14 +143,28 @@ final class LinkEstimates {
   }
 
   /**
-   * The most a machine's links carry, bytes per second each way: a setting, or its NIC's speed.
-   * Ignored unless positive and finite (the machine's links are known from then on).
+   * The most a machine's links carry, bytes per second each way, as a setting says. Ignored unless
+   * positive and finite (the machine's links are known from then on).
    */
   void nominal(String machine, double bytesPerSecond) {
+    upTo(machine, bytesPerSecond, true);
+  }
+
+  /**
+   * The speed of a machine's NIC, bytes per second: the most its links carry, but no sign of what
+   * they do (a shaped or virtual link reports its nominal speed). Ignored unless positive and
+   * finite.
+   */
+  void nicSpeed(String machine, double bytesPerSecond) {
+    upTo(machine, bytesPerSecond, false);
+  }
+
+  private void upTo(String machine, double bytesPerSecond, boolean stated) {
     Link[] pair = of(machine);
     if (bytesPerSecond > 0 && !Double.isInfinite(bytesPerSecond)) {
       for (Link l : pair) {
         l.nominal = bytesPerSecond;
+        l.stated = stated;
         if (l.estimate > bytesPerSecond) {
           l.estimate = bytesPerSecond;
         }
@@ -262,23 +278,29 @@ final class LinkEstimates {
         l.deliveredBytes = 0;
         l.countedBytes = 0;
         l.countedSeconds = 0;
-        l.peers.clear();
         changed |= l.effective() != before;
       }
     }
+    links.values().forEach(pair -> Arrays.stream(pair).forEach(l -> l.peers.clear()));
     windowStart = now;
     return changed;
   }
 
   /**
    * Whether a link fell shorter of its plan than every link at the other end of its flows (those in
-   * direction {@code peerDirection}), so that it held them back; not where one of those was full
-   * and it was not (other traffic on that one may have made its flows fall short alike).
+   * direction {@code peerDirection}), so that it held them back. Not where one of those fell as
+   * short and gathers more flows (flows from elsewhere through it fell short alike: it explains
+   * them all), nor where one of those was full and it was not (other traffic on that one may have
+   * made its flows fall short alike), unless its own speed is not known yet (a NIC's nominal speed:
+   * not being full of that says nothing).
    */
   private boolean limits(Link l, int peerDirection) {
+    boolean known = l.stated || !Double.isNaN(l.estimate);
     for (String peer : l.peers) {
       Link p = of(peer)[peerDirection];
-      if (p.shortfall < l.shortfall || p.full && !l.full) {
+      if (p.shortfall < l.shortfall
+          || p.shortfall <= l.shortfall && p.peers.size() > l.peers.size()
+          || known && p.full && !l.full) {
         return false;
       }
     }

@@ -38,7 +38,7 @@ class LinkEstimatesTest {
   @Test
   void aLinkShapedBelowItsNicIsFoundInTwoWindows() {
     LinkEstimates l = new LinkEstimates();
-    l.nominal("a", 1250 * MB); // a veth says 10 Gbit/s
+    l.nicSpeed("a", 1250 * MB); // a veth says 10 Gbit/s
     assertEquals(1250 * MB, l.effective("a", LinkEstimates.OUT));
     assertEquals(
         LinkEstimates.UNKNOWN_LINK, l.effective("x", LinkEstimates.IN), "no NIC speed: measured");
@@ -64,7 +64,7 @@ class LinkEstimatesTest {
   @Test
   void anEstimateAtTheLinksSpeedStaysThereWhileProbing() {
     LinkEstimates l = new LinkEstimates();
-    l.nominal("a", 1250 * MB);
+    l.nicSpeed("a", 1250 * MB);
     l.tick(0);
     double t = windows(l, 0, 12, 10 * MB);
     for (int i = 0; i < 20; i++, t += W) {
@@ -77,7 +77,7 @@ class LinkEstimatesTest {
   @Test
   void aFetchThatDeliversLittleForAWhileDoesNotMakeTheLinkSlower() {
     LinkEstimates l = new LinkEstimates();
-    l.nominal("a", 1250 * MB);
+    l.nicSpeed("a", 1250 * MB);
     l.tick(0);
     double t = windows(l, 0, 5, 10 * MB);
     window(l, t, 10 * MB, 1 * MB); // a reduce task that had not asked for its blocks yet
@@ -87,7 +87,7 @@ class LinkEstimatesTest {
   @Test
   void anEstimatePulledLowClimbsBackToTheLinksSpeed() {
     LinkEstimates l = new LinkEstimates();
-    l.nominal("a", 1250 * MB);
+    l.nicSpeed("a", 1250 * MB);
     l.tick(0);
     // Its flows were held back elsewhere: 4 of its 10 MB/s.
     double t = windows(l, 0, 12, 4 * MB);
@@ -177,8 +177,8 @@ class LinkEstimatesTest {
   @Test
   void aShapedLinkIsFoundFromWhatItsInterfaceCarriedWithOtherTraffic() {
     LinkEstimates l = new LinkEstimates();
-    l.nominal("a", 1250 * MB); // veths that say 10 Gbit/s
-    l.nominal("b", 1250 * MB);
+    l.nicSpeed("a", 1250 * MB); // veths that say 10 Gbit/s
+    l.nicSpeed("b", 1250 * MB);
     l.counted("a", 0, 0, 0, 0);
     l.counted("b", 0, 0, 0, 0);
     sharedWindows(l, 0, 12, 1.19 * MB, 0.5 * MB);
@@ -198,5 +198,41 @@ class LinkEstimatesTest {
     }
     l.tick(W + 0.5);
     assertEquals(10 * MB, l.estimates().get("b")[LinkEstimates.IN], 1e-6, "no other traffic");
+  }
+
+  @Test
+  void theLinkTwoSendersShareIsFoundBehindThem() {
+    LinkEstimates l = new LinkEstimates();
+    l.nominal("a", 1.19 * MB); // senders as configured
+    l.nominal("c", 1.19 * MB);
+    l.nicSpeed("b", 1250 * MB); // the receiver's veth says 10 Gbit/s; it carries 1.19 MB/s
+    for (String m : new String[] {"a", "b", "c"}) {
+      l.counted(m, 0, 0, 0, 0);
+    }
+    double[] bytes = new double[3];
+    for (int w = 0; w < 4; w++) {
+      double each = Math.min(1.19 * MB, l.effective("b", LinkEstimates.IN) / 2);
+      l.planned(
+          w * W,
+          Map.of(
+              "a", new double[] {0, each},
+              "c", new double[] {0, each},
+              "b", new double[] {2 * each, 0}));
+      double got = Math.min(each, 1.19 * MB / 2); // each sender gets half of what b takes in
+      for (int s = 1; s <= W; s++) {
+        double t = w * W + s;
+        l.delivered("a", "b", got);
+        l.delivered("c", "b", got);
+        bytes[0] += got / LinkEstimates.PAYLOAD;
+        bytes[1] += 2 * got / LinkEstimates.PAYLOAD;
+        bytes[2] += got / LinkEstimates.PAYLOAD;
+        l.counted("a", t, 0, bytes[0], t);
+        l.counted("c", t, 0, bytes[2], t);
+        l.counted("b", t, bytes[1], 0, t);
+      }
+    }
+    assertEquals(1.19 * MB, l.estimates().get("b")[LinkEstimates.IN], 0.01 * MB, "found");
+    assertEquals(1.19 * MB, l.estimates().get("a")[LinkEstimates.OUT], 1e-6, "not a's");
+    assertEquals(1.19 * MB, l.estimates().get("c")[LinkEstimates.OUT], 1e-6, "not c's");
   }
 }
