@@ -121,7 +121,7 @@ class SolveCommandTest {
         r,
         "coflow: unknown command \"frobnicate\" (commands: help, solve, compare, simulate, bench"
             + " decision, coordinator, bench coordinator, bench scale, terasort, bench terasort-yarn,"
-            + " bench faults,"
+            + " bench faults, history,"
             + " bench fetch, testbed up, testbed check, testbed down)");
   }
 
