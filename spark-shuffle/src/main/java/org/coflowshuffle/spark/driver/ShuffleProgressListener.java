@@ -62,7 +62,10 @@ final class ShuffleProgressListener extends SparkListener {
   /** What the tasks of each active coflow did, by stage id. */
   private final Map<Integer, Tally> tallies = new ConcurrentHashMap<>();
 
-  /** What a coflow's successful reduce tasks read and where they ran. */
+  /**
+   * What a coflow's successful reduce tasks read and where they ran; touched only on the listener's
+   * thread.
+   */
   private static final class Tally {
     final Map<String, Integer> ranOn = new TreeMap<>();
     final Map<String, Integer> placedOn = new TreeMap<>();
@@ -204,16 +207,14 @@ final class ShuffleProgressListener extends SparkListener {
     long bytes =
         end.taskMetrics() == null ? 0 : end.taskMetrics().shuffleReadMetrics().totalBytesRead();
     Optional<ShufflePlacement> placed = placements.apply(shuffle);
-    synchronized (t) {
-      t.tasks++;
-      t.bytesRead += bytes;
-      t.ranOn.merge(host, 1, Integer::sum);
-      if (placed.isPresent() && task < placed.get().tasks().tasks()) {
-        String at = placed.get().executorOfTask(task).host();
-        t.scheme = placed.get().scheme();
-        t.placedOn.merge(at, 1, Integer::sum);
-        t.ranWherePlaced += at.equals(host) ? 1 : 0;
-      }
+    t.tasks++;
+    t.bytesRead += bytes;
+    t.ranOn.merge(host, 1, Integer::sum);
+    if (placed.isPresent() && task < placed.get().tasks().tasks()) {
+      String at = placed.get().executorOfTask(task).host();
+      t.scheme = placed.get().scheme();
+      t.placedOn.merge(at, 1, Integer::sum);
+      t.ranWherePlaced += at.equals(host) ? 1 : 0;
     }
   }
 
@@ -236,32 +237,26 @@ final class ShuffleProgressListener extends SparkListener {
     DriverMetrics m = metrics;
     if (m != null) {
       m.completed(completion - arrival);
-      if (t != null) {
-        synchronized (t) {
-          if (!t.scheme.isEmpty()) {
-            m.placed(t.tasks, t.ranWherePlaced);
-          }
-        }
+      if (t != null && !t.scheme.isEmpty()) {
+        m.placed(t.tasks, t.ranWherePlaced);
       }
     }
     Consumer<CoflowCompleted> sink = shown;
     if (sink != null && t != null && read != null) {
-      synchronized (t) {
-        sink.accept(
-            new CoflowCompleted(
-                stage.stageId(),
-                stage.attemptNumber(),
-                stage.name(),
-                read,
-                t.scheme,
-                arrival,
-                completion,
-                t.bytesRead,
-                t.ranOn,
-                t.placedOn,
-                t.tasks,
-                t.ranWherePlaced));
-      }
+      sink.accept(
+          new CoflowCompleted(
+              stage.stageId(),
+              stage.attemptNumber(),
+              stage.name(),
+              read,
+              t.scheme,
+              arrival,
+              completion,
+              t.bytesRead,
+              t.ranOn,
+              t.placedOn,
+              t.tasks,
+              t.ranWherePlaced));
     }
   }
 }
