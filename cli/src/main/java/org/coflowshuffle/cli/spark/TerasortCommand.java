@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
+import java.net.URI;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -140,7 +141,7 @@ public final class TerasortCommand implements Command {
       Files.createDirectories(o.work().resolve("logs"));
       String eventLog = o.sparkConf().get("spark.eventLog.dir");
       if (eventLog != null && eventLog.startsWith("file:")) {
-        Files.createDirectories(Path.of(java.net.URI.create(eventLog)));
+        Files.createDirectories(Path.of(URI.create(eventLog)));
       }
       Cluster cluster = new Cluster(o.master(), o.master(), o.sparkConf(), Map.of(), Map.of());
       if (o.testbed()) {

@@ -20,6 +20,7 @@ import org.apache.spark.storage.BlockManager;
 import org.coflowshuffle.ratelimit.PacedBlockServer;
 import org.coflowshuffle.ratelimit.PacedFetchClient;
 import org.coflowshuffle.spark.CoflowSparkConf;
+import org.coflowshuffle.spark.DaemonThreads;
 import org.coflowshuffle.spark.Messages;
 import org.coflowshuffle.spark.internal.BlockClientSwap;
 import org.slf4j.Logger;
@@ -189,12 +190,7 @@ public final class PacedFetchInstaller implements AutoCloseable {
       return null;
     }
     ScheduledExecutorService s =
-        Executors.newSingleThreadScheduledExecutor(
-            r -> {
-              Thread t = new Thread(r, "coflow-interface-counts");
-              t.setDaemon(true);
-              return t;
-            });
+        Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("coflow-interface-counts"));
     s.scheduleAtFixedRate(
         () -> {
           long[] c = nic.counts();

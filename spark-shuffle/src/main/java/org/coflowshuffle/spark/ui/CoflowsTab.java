@@ -7,6 +7,8 @@ package org.coflowshuffle.spark.ui;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.NoSuchElementException;
+import java.util.function.Function;
 import org.apache.spark.ui.SparkUI;
 import org.apache.spark.ui.SparkUITab;
 import org.apache.spark.ui.UIUtils;
@@ -24,10 +26,13 @@ import scala.xml.Unparsed;
  */
 public final class CoflowsTab extends SparkUITab {
 
+  private final KVStore store;
+
   public CoflowsTab(SparkUI ui, KVStore store) {
     super(ui, "coflows");
-    attachPage(new ListPage(this, store));
-    attachPage(new OnePage(this, store));
+    this.store = store;
+    attachPage(new Page(this, "", this::list));
+    attachPage(new Page(this, "coflow", this::one));
   }
 
   @Override
@@ -48,62 +53,53 @@ public final class CoflowsTab extends SparkUITab {
     return out;
   }
 
-  private static Seq<Node> page(
-      HttpServletRequest request, String title, String html, SparkUITab tab) {
-    Seq<Node> content = new Unparsed(html);
-    return UIUtils.headerSparkPage(
-        request,
-        title,
-        () -> content,
-        tab,
-        UIUtils.headerSparkPage$default$5(),
-        UIUtils.headerSparkPage$default$6(),
-        UIUtils.headerSparkPage$default$7());
+  /** The tab's page: title and content. */
+  private String[] list(HttpServletRequest request) {
+    String base = UIUtils.prependBaseUri(request, basePath(), "");
+    return new String[] {"Coflows", CoflowsHtml.list(all(store), base)};
   }
 
-  private static final class ListPage extends WebUIPage {
-    private final CoflowsTab tab;
-    private final KVStore store;
-
-    ListPage(CoflowsTab tab, KVStore store) {
-      super("");
-      this.tab = tab;
-      this.store = store;
-    }
-
-    @Override
-    public Seq<Node> render(HttpServletRequest request) {
-      String base = UIUtils.prependBaseUri(request, tab.basePath(), "");
-      return page(request, "Coflows", CoflowsHtml.list(all(store), base), tab);
-    }
-  }
-
-  private static final class OnePage extends WebUIPage {
-    private final CoflowsTab tab;
-    private final KVStore store;
-
-    OnePage(CoflowsTab tab, KVStore store) {
-      super("coflow");
-      this.tab = tab;
-      this.store = store;
-    }
-
-    @Override
-    public Seq<Node> render(HttpServletRequest request) {
-      String id = request.getParameter("id");
-      CoflowCompleted c = null;
-      if (id != null) {
-        try {
-          c = store.read(CoflowCompleted.class, id);
-        } catch (java.util.NoSuchElementException e) {
-          c = null;
-        } catch (Exception e) {
-          throw new IllegalStateException("coflow: the status store cannot be read: " + e, e);
-        }
+  /** A coflow's page, {@code ?id=STAGE.ATTEMPT}: title and content. */
+  private String[] one(HttpServletRequest request) {
+    String id = request.getParameter("id");
+    CoflowCompleted c = null;
+    if (id != null) {
+      try {
+        c = store.read(CoflowCompleted.class, id);
+      } catch (NoSuchElementException e) {
+        c = null;
+      } catch (Exception e) {
+        throw new IllegalStateException("coflow: the status store cannot be read: " + e, e);
       }
-      return c == null
-          ? page(request, "Coflow", "<p>No such coflow.</p>", tab)
-          : page(request, "Coflow of stage " + c.stageId(), CoflowsHtml.one(c), tab);
+    }
+    return c == null
+        ? new String[] {"Coflow", "<p>No such coflow.</p>"}
+        : new String[] {"Coflow of stage " + c.stageId(), CoflowsHtml.one(c)};
+  }
+
+  /** A page of the tab: its title and HTML in Spark's page frame. */
+  private static final class Page extends WebUIPage {
+    private final CoflowsTab tab;
+    private final Function<HttpServletRequest, String[]> titleAndHtml;
+
+    Page(CoflowsTab tab, String prefix, Function<HttpServletRequest, String[]> titleAndHtml) {
+      super(prefix);
+      this.tab = tab;
+      this.titleAndHtml = titleAndHtml;
+    }
+
+    @Override
+    public Seq<Node> render(HttpServletRequest request) {
+      String[] page = titleAndHtml.apply(request);
+      Seq<Node> content = new Unparsed(page[1]);
+      return UIUtils.headerSparkPage(
+          request,
+          page[0],
+          () -> content,
+          tab,
+          UIUtils.headerSparkPage$default$5(),
+          UIUtils.headerSparkPage$default$6(),
+          UIUtils.headerSparkPage$default$7());
     }
   }
 }
