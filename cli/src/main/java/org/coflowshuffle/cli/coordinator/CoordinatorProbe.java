@@ -96,13 +96,13 @@ interface CoordinatorProbe {
       for (String line : text.split("\n")) {
         String[] kv = line.split(" ");
         if (line.startsWith("coflow_decisions_total ")) {
-          values.set(0, Long.parseLong(kv[1]));
+          values.set(0, count(kv[1]));
         } else if (line.startsWith("coflow_flow_rates_pushed_total ")) {
-          values.set(1, Long.parseLong(kv[1]));
+          values.set(1, count(kv[1]));
         } else if (line.startsWith(BUCKET)) {
           String le = line.substring(BUCKET.length(), line.indexOf('"', BUCKET.length()));
           les.add(le.equals("+Inf") ? Double.POSITIVE_INFINITY : Double.parseDouble(le));
-          values.add(Long.parseLong(kv[1]));
+          values.add(count(kv[1]));
         }
       }
       if (les.isEmpty()) {
@@ -111,6 +111,11 @@ interface CoordinatorProbe {
       bounds.clear();
       bounds.addAll(les);
       return values.stream().mapToLong(Long::longValue).toArray();
+    }
+
+    /** A count as Prometheus text writes it: {@code 12} or {@code 12.0}. */
+    private static long count(String value) {
+      return (long) Double.parseDouble(value);
     }
 
     @Override

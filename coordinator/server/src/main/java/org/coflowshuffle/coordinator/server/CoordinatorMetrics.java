@@ -4,17 +4,25 @@
  */
 package org.coflowshuffle.coordinator.server;
 
-import java.util.EnumMap;
-import java.util.Locale;
-import java.util.Map;
+import io.prometheus.metrics.core.metrics.Counter;
+import io.prometheus.metrics.core.metrics.CounterWithCallback;
+import io.prometheus.metrics.core.metrics.GaugeWithCallback;
+import io.prometheus.metrics.core.metrics.Histogram;
+import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import org.coflowshuffle.coordinator.protocol.ErrorCode;
 import org.coflowshuffle.coordinator.protocol.MessageType;
 
 /**
- * Counters of the service, rendered in Prometheus' text format for {@code /metrics}. Thread-safe:
- * network threads count frames, the scheduling thread counts decisions.
+ * Counters of the service, in a registry of the Prometheus Java client that {@code /metrics}
+ * renders in Prometheus' text format. Thread-safe: network threads count frames, the scheduling
+ * thread counts decisions.
  */
 final class CoordinatorMetrics {
 
@@ -23,13 +31,13 @@ final class CoordinatorMetrics {
     0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5
   };
 
-  private final Map<MessageType, LongAdder> frames = new EnumMap<>(MessageType.class);
-  private final Map<ErrorCode, LongAdder> errors = new EnumMap<>(ErrorCode.class);
-  private final LongAdder connections = new LongAdder();
+  private final PrometheusRegistry registry = new PrometheusRegistry();
+  private final Counter frames;
+  private final Counter errors;
+  private final Counter connections;
   private final AtomicLong open = new AtomicLong();
   private final LongAdder ratesPushed = new LongAdder();
-  private final long[] latencyBuckets = new long[BUCKETS.length + 1];
-  private double latencySum;
+  private final Histogram latency;
   private long latencyCount;
 
   /** The latest latencies, seconds, for benchmarks' percentiles (a ring of {@link #SAMPLES}). */
@@ -37,25 +45,93 @@ final class CoordinatorMetrics {
 
   private static final int SAMPLES = 1 << 16;
 
+  /** The status the gauges show, while {@link #prometheus} renders them. */
+  private Status shown;
+
   CoordinatorMetrics() {
+    frames =
+        Counter.builder()
+            .name("coflow_frames_received_total")
+            .help("Frames received, by message type.")
+            .labelNames("type")
+            .register(registry);
     for (MessageType t : MessageType.values()) {
-      frames.put(t, new LongAdder());
+      frames.initLabelValues(t.name());
     }
+    errors =
+        Counter.builder()
+            .name("coflow_frame_errors_total")
+            .help("Frames refused, by error code.")
+            .labelNames("code")
+            .register(registry);
     for (ErrorCode c : ErrorCode.values()) {
-      errors.put(c, new LongAdder());
+      errors.initLabelValues(c.name());
     }
+    connections =
+        Counter.builder()
+            .name("coflow_connections_total")
+            .help("Connections accepted.")
+            .register(registry);
+    GaugeWithCallback.builder()
+        .name("coflow_connections_open")
+        .help("Connections open now.")
+        .callback(cb -> cb.call(open.get()))
+        .register(registry);
+    CounterWithCallback.builder()
+        .name("coflow_decisions_total")
+        .help("Placements and rate decisions sent.")
+        .callback(cb -> cb.call(decisions()))
+        .register(registry);
+    CounterWithCallback.builder()
+        .name("coflow_flow_rates_pushed_total")
+        .help("Flow rates sent to fetchers.")
+        .callback(cb -> cb.call(ratesPushed.sum()))
+        .register(registry);
+    latency =
+        Histogram.builder()
+            .name("coflow_decision_latency_seconds")
+            .help("From the first event a decision answers until it is sent.")
+            .classicOnly()
+            .classicUpperBounds(BUCKETS)
+            .register(registry);
+    GaugeWithCallback.builder()
+        .name("coflow_active_coflows")
+        .help("Placed stages still fetching.")
+        .callback(cb -> cb.call(shown.coflows().size()))
+        .register(registry);
+    GaugeWithCallback.builder()
+        .name("coflow_applications")
+        .help("Registered applications.")
+        .callback(cb -> cb.call(shown.applications().size()))
+        .register(registry);
+    GaugeWithCallback.builder()
+        .name("coflow_shuffle_bytes")
+        .help("Network bytes of active coflows, by state.")
+        .labelNames("state")
+        .callback(
+            cb -> {
+              double remaining = 0;
+              double delivered = 0;
+              for (Status.CoflowView c : shown.coflows()) {
+                remaining += c.remainingBytes();
+                delivered += c.networkBytes() - c.remainingBytes();
+              }
+              cb.call(remaining, "remaining");
+              cb.call(delivered, "delivered");
+            })
+        .register(registry);
   }
 
   void frame(MessageType t) {
-    frames.get(t).increment();
+    frames.labelValues(t.name()).inc();
   }
 
   void error(ErrorCode c) {
-    errors.get(c).increment();
+    errors.labelValues(c.name()).inc();
   }
 
   void opened() {
-    connections.increment();
+    connections.inc();
     open.incrementAndGet();
   }
 
@@ -71,12 +147,7 @@ final class CoordinatorMetrics {
   /** A decision went out: {@code seconds} from the first event it answers until it was sent. */
   synchronized void decision(double seconds, int flowRates) {
     ratesPushed.add(flowRates);
-    int b = 0;
-    while (b < BUCKETS.length && seconds > BUCKETS[b]) {
-      b++;
-    }
-    latencyBuckets[b]++;
-    latencySum += seconds;
+    latency.observe(seconds);
     samples[(int) (latencyCount % SAMPLES)] = seconds;
     latencyCount++;
   }
@@ -106,61 +177,15 @@ final class CoordinatorMetrics {
 
   /** The text of {@code /metrics}, with gauges from the current status. */
   synchronized String prometheus(Status status) {
-    StringBuilder b = new StringBuilder();
-    help(b, "coflow_frames_received_total", "counter", "Frames received, by message type.");
-    frames.forEach((t, n) -> line(b, "coflow_frames_received_total{type=\"" + t + "\"}", n.sum()));
-    help(b, "coflow_frame_errors_total", "counter", "Frames refused, by error code.");
-    errors.forEach((c, n) -> line(b, "coflow_frame_errors_total{code=\"" + c + "\"}", n.sum()));
-    help(b, "coflow_connections_total", "counter", "Connections accepted.");
-    line(b, "coflow_connections_total", connections.sum());
-    help(b, "coflow_connections_open", "gauge", "Connections open now.");
-    line(b, "coflow_connections_open", open.get());
-    help(b, "coflow_decisions_total", "counter", "Placements and rate decisions sent.");
-    line(b, "coflow_decisions_total", latencyCount);
-    help(b, "coflow_flow_rates_pushed_total", "counter", "Flow rates sent to fetchers.");
-    line(b, "coflow_flow_rates_pushed_total", ratesPushed.sum());
-    help(
-        b,
-        "coflow_decision_latency_seconds",
-        "histogram",
-        "From the first event a decision answers until it is sent.");
-    long cumulative = 0;
-    for (int i = 0; i < BUCKETS.length; i++) {
-      cumulative += latencyBuckets[i];
-      line(
-          b,
-          String.format(
-              Locale.ROOT, "coflow_decision_latency_seconds_bucket{le=\"%s\"}", BUCKETS[i]),
-          cumulative);
+    shown = status;
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    try {
+      PrometheusTextFormatWriter.create().write(out, registry.scrape());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e); // a byte array does not fail
+    } finally {
+      shown = null;
     }
-    cumulative += latencyBuckets[BUCKETS.length];
-    line(b, "coflow_decision_latency_seconds_bucket{le=\"+Inf\"}", cumulative);
-    b.append(String.format(Locale.ROOT, "coflow_decision_latency_seconds_sum %.6f%n", latencySum));
-    line(b, "coflow_decision_latency_seconds_count", latencyCount);
-    help(b, "coflow_active_coflows", "gauge", "Placed stages still fetching.");
-    line(b, "coflow_active_coflows", status.coflows().size());
-    help(b, "coflow_applications", "gauge", "Registered applications.");
-    line(b, "coflow_applications", status.applications().size());
-    double remaining = 0;
-    double delivered = 0;
-    for (Status.CoflowView c : status.coflows()) {
-      remaining += c.remainingBytes();
-      delivered += c.networkBytes() - c.remainingBytes();
-    }
-    help(b, "coflow_shuffle_bytes", "gauge", "Network bytes of active coflows, by state.");
-    b.append(
-        String.format(Locale.ROOT, "coflow_shuffle_bytes{state=\"remaining\"} %.0f%n", remaining));
-    b.append(
-        String.format(Locale.ROOT, "coflow_shuffle_bytes{state=\"delivered\"} %.0f%n", delivered));
-    return b.toString();
-  }
-
-  private static void help(StringBuilder b, String name, String type, String text) {
-    b.append("# HELP ").append(name).append(' ').append(text).append('\n');
-    b.append("# TYPE ").append(name).append(' ').append(type).append('\n');
-  }
-
-  private static void line(StringBuilder b, String series, long value) {
-    b.append(series).append(' ').append(value).append('\n');
+    return out.toString(StandardCharsets.UTF_8);
   }
 }

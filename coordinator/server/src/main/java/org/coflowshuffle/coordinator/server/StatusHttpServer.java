@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
@@ -70,7 +71,8 @@ final class StatusHttpServer implements AutoCloseable {
       }
       switch (path) {
         case "/status" -> reply(x, 200, "application/json", json(coordinator.status()));
-        case "/metrics" -> reply(x, 200, "text/plain; version=0.0.4", coordinator.metricsText());
+        case "/metrics" ->
+            reply(x, 200, PrometheusTextFormatWriter.CONTENT_TYPE, coordinator.metricsText());
         case "/" -> reply(x, 200, "text/html", page(coordinator.status()));
         default -> reply(x, 404, "text/plain", "no such page: " + path + "\n");
       }

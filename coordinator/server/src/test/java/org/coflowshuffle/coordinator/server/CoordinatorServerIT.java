@@ -233,14 +233,19 @@ class CoordinatorServerIT {
       assertEquals("app-http", coflow.get("app").asText());
       assertEquals(3, coflow.get("reducerExecutors").size());
 
-      String metrics = get(http, base + "/metrics");
-      assertTrue(metrics.contains("coflow_frames_received_total{type=\"MAP_OUTPUT\"} 4"), metrics);
-      assertTrue(metrics.contains("coflow_active_coflows 1"), metrics);
-      long decisions = value(metrics, "coflow_decisions_total");
-      assertTrue(decisions >= 1, metrics); // the placement, and rate decisions
-      assertEquals(decisions, value(metrics, "coflow_decision_latency_seconds_count"), metrics);
-      assertEquals(
-          decisions, value(metrics, "coflow_decision_latency_seconds_bucket{le=\"+Inf\"}"));
+      PrometheusText metrics = PrometheusText.parse(get(http, base + "/metrics"));
+      assertEquals(4, metrics.value("coflow_frames_received_total{type=\"MAP_OUTPUT\"}"));
+      assertEquals(0, metrics.value("coflow_frame_errors_total{code=\"INTERNAL\"}"));
+      assertEquals(1, metrics.value("coflow_active_coflows"));
+      assertEquals(1, metrics.value("coflow_applications"));
+      assertEquals(1, metrics.value("coflow_connections_open"));
+      assertTrue(metrics.value("coflow_shuffle_bytes{state=\"remaining\"}") > 0, "" + metrics);
+      double decisions = metrics.value("coflow_decisions_total");
+      assertTrue(decisions >= 1, "" + metrics); // the placement, and rate decisions
+      assertEquals(decisions, metrics.value("coflow_decision_latency_seconds_count"));
+      assertEquals(decisions, metrics.value("coflow_decision_latency_seconds_bucket{le=\"+Inf\"}"));
+      assertEquals("histogram", metrics.types().get("coflow_decision_latency_seconds"));
+      assertEquals("counter", metrics.types().get("coflow_frames_received"));
 
       String page = get(http, base + "/");
       assertTrue(page.contains("<td class=\"l\">app-http</td>"), page);
@@ -281,16 +286,6 @@ class CoordinatorServerIT {
       waitFor(driver::isClosed, "closed by the server");
       waitFor(() -> server.status().applications().isEmpty(), "application dropped");
     }
-  }
-
-  /** The value of one series in Prometheus text. */
-  private static long value(String metrics, String series) {
-    return metrics
-        .lines()
-        .filter(l -> l.startsWith(series + " "))
-        .mapToLong(l -> Long.parseLong(l.substring(series.length() + 1).trim()))
-        .findFirst()
-        .orElseThrow(() -> new AssertionError("no " + series + " in " + metrics));
   }
 
   private static String get(HttpClient http, String url) throws Exception {
