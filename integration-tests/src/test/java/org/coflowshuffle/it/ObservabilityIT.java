@@ -21,11 +21,18 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.coflowshuffle.cli.spark.SparkHistoryServer;
 import org.coflowshuffle.cli.spark.app.RepeatedJobsApp;
+import org.coflowshuffle.cli.spark.app.TerasortApp;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -89,6 +96,9 @@ class ObservabilityIT {
       String one = get(history.url() + link.group(1));
       assertTrue(one.contains("<table id=\"hosts\""), one);
       assertTrue(one.contains("ran where placed"), one);
+      assertTrue(one.contains("<table id=\"rates\""), one);
+      assertTrue(
+          one.contains("<tr data-host=\""), "rates of the machines its flows crossed: " + one);
     }
 
     // Each executor's sink has its paced bytes; together, what the driver counted.
@@ -103,6 +113,108 @@ class ObservabilityIT {
       }
     }
     assertEquals(runs.pacedBytes(run), executors, "bytes fetched paced, executors against driver");
+  }
+
+  /**
+   * A terasort with the plugin, held at its end while headless Chromium renders its Coflows tab,
+   * then replayed by the History Server and rendered again: every stage that read a shuffle (as
+   * Spark's own REST API lists them) is a row with its CCT and the hosts its reduce tasks ran on,
+   * and the sort's page draws its machines' rates. The screenshots land in {@code
+   * target/screenshots} (those of the docs are these).
+   */
+  @Test
+  void aTerasortsShuffleStagesShowInABrowserLiveAndInTheHistoryServer() throws Exception {
+    DifferentialRuns runs = DifferentialRuns.get();
+    HeadlessChromium chromium = HeadlessChromium.find(runs.work);
+    Path dir = runs.work.resolve("terasort-tab");
+    clear(dir);
+    Path logs = Files.createDirectories(dir.resolve("event-logs"));
+    Path shots = runs.root.resolve("integration-tests/target/screenshots");
+    Path gen = dir.resolve("gen.json");
+    runs.submit(
+        TerasortApp.class.getName(),
+        "terasort-tab-gen",
+        Map.of("spark.ui.enabled", "false"),
+        false,
+        List.of("gen", dir + "/in", "400000", "4", gen.toString()));
+    Path hold = dir.resolve("hold");
+    Map<String, String> conf =
+        DifferentialRuns.plugin(
+            Map.of(
+                "spark.ui.port", "0",
+                "spark.eventLog.enabled", "true",
+                "spark.eventLog.dir", logs.toUri().toString(),
+                "spark.shuffle.readHostLocalDisk", "false",
+                "spark.driver.extraJavaOptions", "-Dcoflow.hold=" + hold));
+    List<String> sort =
+        List.of(
+            "sort",
+            dir + "/in",
+            dir + "/out",
+            "1",
+            "4",
+            gen.toString(),
+            dir.resolve("sort.json").toString(),
+            "plugin");
+    ExecutorService pool = Executors.newSingleThreadExecutor();
+    try {
+      Future<?> job =
+          pool.submit(
+              () -> {
+                runs.submit(TerasortApp.class.getName(), "terasort-tab", conf, true, sort);
+                return null;
+              });
+      String[] held = DifferentialRuns.awaitHold(hold, job, runs.log("terasort-tab")).split(" ");
+      String app = held[0];
+      String ui = held[1];
+      JsonNode stages =
+          new ObjectMapper().readTree(get(ui + "/api/v1/applications/" + app + "/stages"));
+      Set<String> shuffleStages = new TreeSet<>();
+      for (JsonNode st : stages) {
+        if (st.get("status").asText().equals("COMPLETE")
+            && st.get("shuffleReadRecords").asLong() > 0) {
+          shuffleStages.add(st.get("stageId").asText());
+        }
+      }
+      assertTrue(!shuffleStages.isEmpty(), "the sort read a shuffle: " + stages);
+
+      String live = chromium.dom(ui + "/coflows/");
+      List<String> liveRows = rows(live);
+      assertEquals(shuffleStages, stageIds(liveRows), "a row per shuffle stage: " + live);
+      String sortStage = liveRows.get(liveRows.size() - 1).split(" ")[0];
+      String page = chromium.dom(ui + "/coflows/coflow/?id=" + sortStage + ".0");
+      assertTrue(page.contains("<table id=\"hosts\""), page);
+      assertTrue(page.contains("<tr data-host=\""), "its machines' rates: " + page);
+      chromium.screenshot(ui + "/coflows/", shots.resolve("coflows-tab.png"), 1280, 900);
+      chromium.screenshot(
+          ui + "/coflows/coflow/?id=" + sortStage + ".0",
+          shots.resolve("coflow-page.png"),
+          1280,
+          900);
+      DifferentialRuns.releaseHold(hold);
+      job.get(5, TimeUnit.MINUTES);
+      assertTrue(
+          new ObjectMapper().readTree(dir.resolve("sort.json").toFile()).get("valid").asBoolean(),
+          "the sort's output is valid");
+
+      try (SparkHistoryServer history =
+          SparkHistoryServer.start(
+              runs.spark, runs.jars.plugin(), logs, 0, dir.resolve("history-server.log"))) {
+        String url = history.url() + "/history/" + app + "/coflows/";
+        awaitRows(url);
+        String replayed = chromium.dom(url);
+        assertEquals(liveRows, rows(replayed), "the History Server shows what the live UI showed");
+        chromium.screenshot(url, shots.resolve("coflows-tab-history.png"), 1280, 900);
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  private static Set<String> stageIds(List<String> rows) {
+    Set<String> ids = new TreeSet<>();
+    rows.forEach(r -> ids.add(r.split(" ")[0]));
+    return ids;
   }
 
   private static void clear(Path dir) throws IOException {

@@ -93,6 +93,12 @@ class RepeatedJobsIT {
     assertEquals(0, metric(prometheus, "coflows_active_Number"), prometheus);
     assertEquals(0, metric(prometheus, "placements_keptSpark_Count"), prometheus);
     assertTrue(metric(prometheus, "bytes_paced_Number") > 0, prometheus);
+    // a gauge per machine the flows crossed, each way, planned and delivered: 0 once all ended
+    assertTrue(
+        prometheus
+            .lines()
+            .anyMatch(l -> l.contains("CoflowPlugin_hosts_") && l.contains("_in_delivered_")),
+        prometheus);
     // 3 + 2 reduce tasks the first time, 2 the second: all placed, nearly all run there.
     double placed = metric(prometheus, "placements_tasks_Count");
     assertEquals(7.0 * JOBS, placed, prometheus);

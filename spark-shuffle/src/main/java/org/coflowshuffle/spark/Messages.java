@@ -72,8 +72,12 @@ public final class Messages {
    * A reducer's flow from an executor left the paced transport (its sender failed or could not be
    * reached): Spark's own client fetches the rest, so the coordinator no longer counts it among the
    * flows it paces. Sent, no reply.
+   *
+   * @param cause why, for metrics: {@code connect} (the sender could not be reached), {@code start}
+   *     (the flow could not start: the executor is stopping, or a failure of ours) or {@code fetch}
+   *     (a block failed on the way)
    */
-  public record Unpaced(int shuffleId, int reducer, String sourceExecutor)
+  public record Unpaced(int shuffleId, int reducer, String sourceExecutor, String cause)
       implements Serializable {}
 
   /** A reducer received {@code bytes} from an executor (what no ask carried). Sent, no reply. */

@@ -55,6 +55,11 @@ public final class CoflowDriverPlugin implements DriverPlugin {
   private final Map<String, Long> pacedTotals = new ConcurrentHashMap<>();
   private volatile DriverMetrics metrics;
 
+  /** Each coflow's per-machine traffic, sampled every {@link #TRAFFIC_SECONDS}. */
+  private final HostTraffic traffic = new HostTraffic();
+
+  static final long TRAFFIC_SECONDS = 1;
+
   /** Whether no setting gives a host's link (its NIC's is taken); null when the plugin is off. */
   private volatile Predicate<String> nicLinks;
 
@@ -84,6 +89,10 @@ public final class CoflowDriverPlugin implements DriverPlugin {
         new ShuffleProgressListener(
             coordinator,
             CoflowDriverPlugin::placement,
+            shuffles -> {
+              sampleTraffic(coordinator); // up to the stage's end
+              return traffic.claim(shuffles);
+            },
             endpoints::remove,
             sc.master().startsWith("local-cluster"));
     sc.addSparkListener(progress);
@@ -95,6 +104,8 @@ public final class CoflowDriverPlugin implements DriverPlugin {
           e.toString());
     }
     current = coordinator;
+    statusLog.scheduleWithFixedDelay(
+        () -> sampleTraffic(coordinator), TRAFFIC_SECONDS, TRAFFIC_SECONDS, TimeUnit.SECONDS);
     statusLog.scheduleWithFixedDelay(
         () -> {
           List<String> lines = coordinator.status();
@@ -113,10 +124,10 @@ public final class CoflowDriverPlugin implements DriverPlugin {
             new ReducerPlacer(
                 coordinator,
                 new PoolWeights(sc),
-                () -> {
+                cause -> {
                   DriverMetrics m = metrics;
                   if (m != null) {
-                    m.keptSpark();
+                    m.keptSpark(cause);
                   }
                 },
                 nanos -> {
@@ -257,7 +268,7 @@ public final class CoflowDriverPlugin implements DriverPlugin {
       }
       DriverMetrics m = metrics;
       if (m != null) {
-        m.fellBack();
+        m.fellBack(u.cause());
       }
       return null; // sent one-way
     }
@@ -301,6 +312,18 @@ public final class CoflowDriverPlugin implements DriverPlugin {
     throw new IllegalArgumentException("coflow: unknown message " + message);
   }
 
+  private void sampleTraffic(ShuffleCoordinator coordinator) {
+    try {
+      traffic.sample(System.currentTimeMillis(), coordinator.hostTraffic());
+      DriverMetrics m = metrics;
+      if (m != null) {
+        m.hosts(traffic.now().keySet());
+      }
+    } catch (RuntimeException e) { // one bad sampling stops neither the next nor the job
+      LOG.debug("coflow: no traffic sample", e);
+    }
+  }
+
   /** Shuffle bytes the executors said they fetched paced, all together. */
   private long pacedBytes() {
     return pacedTotals.values().stream().mapToLong(Long::longValue).sum();
@@ -313,7 +336,8 @@ public final class CoflowDriverPlugin implements DriverPlugin {
     if (l == null) {
       return; // the plugin is off: a bad setting
     }
-    DriverMetrics m = new DriverMetrics(ctx.metricRegistry(), l::activeCoflows, this::pacedBytes);
+    DriverMetrics m =
+        new DriverMetrics(ctx.metricRegistry(), l::activeCoflows, this::pacedBytes, traffic::now);
     l.measure(m);
     metrics = m;
   }

@@ -7,12 +7,14 @@ package org.coflowshuffle.spark.driver;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiConsumer;
 import java.util.function.BiFunction;
+import java.util.function.Consumer;
 import java.util.function.IntToDoubleFunction;
 import java.util.function.LongConsumer;
 import java.util.stream.IntStream;
@@ -54,7 +56,7 @@ final class ReducerPlacer implements BiFunction<Object, Object, Object> {
 
   private final ShuffleCoordinator coordinator;
   private final IntToDoubleFunction jobWeight;
-  private final Runnable keptSpark;
+  private final Consumer<String> keptSpark;
   private final LongConsumer decided;
 
   /** The shuffles (each set a stage reads) whose fallback was logged already. */
@@ -73,13 +75,14 @@ final class ReducerPlacer implements BiFunction<Object, Object, Object> {
 
   /**
    * @param jobWeight the weight of a job's coflows, by job id
-   * @param keptSpark told once for each shuffle (or set of them) that keeps Spark's placement
+   * @param keptSpark told once for each shuffle (or set of them) that keeps Spark's placement, with
+   *     the cause ({@link #cause})
    * @param decided told how long the coordinator took to make each placement, nanoseconds
    */
   ReducerPlacer(
       ShuffleCoordinator coordinator,
       IntToDoubleFunction jobWeight,
-      Runnable keptSpark,
+      Consumer<String> keptSpark,
       LongConsumer decided) {
     this.coordinator = coordinator;
     this.jobWeight = jobWeight;
@@ -146,7 +149,7 @@ final class ReducerPlacer implements BiFunction<Object, Object, Object> {
           coordinator.placeTogether(ids, maps, tasks, jobWeight.applyAsDouble(jobId));
       remember(p, System.nanoTime() - start);
     } catch (PlacementUnavailable | RuntimeException e) {
-      warnOnce(Arrays.stream(ids).boxed().toList(), e.getMessage());
+      warnOnce(Arrays.stream(ids).boxed().toList(), e);
     }
   }
 
@@ -168,10 +171,10 @@ final class ReducerPlacer implements BiFunction<Object, Object, Object> {
       if (mapStageRunning(dep)) {
         return null; // asked early (a coalesce plans its partitions first): Spark asks again
       }
-      warnOnce(List.of(shuffleId), e.getMessage());
+      warnOnce(List.of(shuffleId), e);
       return null;
     } catch (RuntimeException e) {
-      warnOnce(List.of(shuffleId), e.getMessage());
+      warnOnce(List.of(shuffleId), e);
       return null;
     }
   }
@@ -215,14 +218,31 @@ final class ReducerPlacer implements BiFunction<Object, Object, Object> {
             .toList());
   }
 
-  private void warnOnce(List<Integer> shuffles, String why) {
+  private void warnOnce(List<Integer> shuffles, Exception why) {
     if (logged.add(shuffles)) {
-      keptSpark.run();
+      keptSpark.accept(cause(why));
       LOG.warn(
           "coflow: shuffle {} keeps Spark's reducer placement: {}",
           shuffles.size() == 1 ? shuffles.get(0) : shuffles,
-          why);
+          why.getMessage());
     }
+  }
+
+  /**
+   * What kept a placement from being made, as metrics name it: {@code mapOutput}, {@code
+   * noExecutors}, {@code scheme}, {@code sparkRead}, {@code coordinator} (see {@link
+   * PlacementUnavailable.Cause}), or {@code error} for a failure of ours.
+   */
+  static String cause(Exception why) {
+    if (!(why instanceof PlacementUnavailable u)) {
+      return "error";
+    }
+    StringBuilder name = new StringBuilder();
+    for (String word : u.cause().name().toLowerCase(Locale.ROOT).split("_")) {
+      name.append(
+          name.length() == 0 ? word : Character.toUpperCase(word.charAt(0)) + word.substring(1));
+    }
+    return name.toString();
   }
 
   /**

@@ -27,6 +27,7 @@ import org.coflowshuffle.coordinator.live.ReduceTaskRanges;
 import org.coflowshuffle.coordinator.live.ShuffleCoordinator;
 import org.coflowshuffle.coordinator.live.ShufflePlacement;
 import org.coflowshuffle.spark.ui.CoflowCompleted;
+import org.coflowshuffle.spark.ui.HostRate;
 import scala.jdk.javaapi.CollectionConverters;
 
 /**
@@ -75,6 +76,9 @@ final class ShuffleProgressListener extends SparkListener {
     int ranWherePlaced;
   }
 
+  /** The per-machine traffic sampled for the coflow that read these shuffles (claimed once). */
+  private final Function<List<Integer>, List<HostRate>> traffic;
+
   /** Told of each executor that left, for what else is kept per executor. */
   private final Consumer<String> executorGone;
 
@@ -87,10 +91,12 @@ final class ShuffleProgressListener extends SparkListener {
   ShuffleProgressListener(
       ShuffleCoordinator coordinator,
       Function<Integer, Optional<ShufflePlacement>> placements,
+      Function<List<Integer>, List<HostRate>> traffic,
       Consumer<String> executorGone,
       boolean executorsAlone) {
     this.coordinator = coordinator;
     this.placements = placements;
+    this.traffic = traffic;
     this.executorGone = executorGone;
     this.executorsAlone = executorsAlone;
   }
@@ -222,6 +228,7 @@ final class ShuffleProgressListener extends SparkListener {
   public void onStageCompleted(SparkListenerStageCompleted completed) {
     StageInfo stage = completed.stageInfo();
     List<Integer> read = shufflesRead.remove(stage.stageId());
+    List<HostRate> rates = read == null ? List.of() : traffic.apply(read);
     if (read != null) {
       read.forEach(coordinator::fetchFinished);
     }
@@ -256,7 +263,8 @@ final class ShuffleProgressListener extends SparkListener {
               t.ranOn,
               t.placedOn,
               t.tasks,
-              t.ranWherePlaced));
+              t.ranWherePlaced,
+              rates));
     }
   }
 }

@@ -148,6 +148,7 @@ public final class DriverLink {
   /** A flow that left the paced transport; never waits. */
   static void unpaced(Messages.Unpaced u) {
     ExecutorMetrics.fellBack.incrementAndGet();
+    ExecutorMetrics.fellBackBy.get(u.cause()).incrementAndGet();
     sendOneWay(u, "fallback reports");
   }
 

@@ -6,6 +6,7 @@ package org.coflowshuffle.spark.executor;
 
 import com.codahale.metrics.Gauge;
 import com.codahale.metrics.MetricRegistry;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -19,10 +20,17 @@ public final class ExecutorMetrics {
   /** Flows of this executor's reducers that left the paced transport for Spark's own client. */
   static final AtomicLong fellBack = new AtomicLong();
 
+  /** The same by cause (see {@code Messages.Unpaced#cause}). */
+  static final Map<String, AtomicLong> fellBackBy =
+      Map.of("connect", new AtomicLong(), "start", new AtomicLong(), "fetch", new AtomicLong());
+
   private ExecutorMetrics() {}
 
   public static void register(MetricRegistry registry) {
     registry.register("bytes.paced", (Gauge<Long>) PacedShuffleClient.pacedBytes::get);
     registry.register("flows.fellBack", (Gauge<Long>) fellBack::get);
+    fellBackBy.forEach(
+        (cause, n) ->
+            registry.register(MetricRegistry.name("flows.fellBack", cause), (Gauge<Long>) n::get));
   }
 }

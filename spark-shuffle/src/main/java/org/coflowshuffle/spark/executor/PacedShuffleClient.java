@@ -296,11 +296,11 @@ final class PacedShuffleClient extends BlockStoreClient {
               start(target, shuffle, reducers, host, port, execId, blockIds, listener);
             } catch (RuntimeException e) {
               // the flow could not start
-              fallBack(shuffle, reducers, execId, e, host, port, blockIds, listener);
+              fallBack("start", shuffle, reducers, execId, e, host, port, blockIds, listener);
             }
           });
     } catch (RejectedExecutionException e) {
-      fallBack(shuffle, reducers, execId, e, host, port, blockIds, listener); // stopping
+      fallBack("start", shuffle, reducers, execId, e, host, port, blockIds, listener); // stopping
     }
   }
 
@@ -317,7 +317,7 @@ final class PacedShuffleClient extends BlockStoreClient {
     try {
       client = connections.connect(target.host(), target.port());
     } catch (IOException e) {
-      fallBack(shuffleId, reducers, execId, e, host, port, blockIds, listener);
+      fallBack("connect", shuffleId, reducers, execId, e, host, port, blockIds, listener);
       return;
     }
     String flowId = shuffleId + "/" + reducers + "/" + execId + "/" + flowIds.incrementAndGet();
@@ -356,7 +356,9 @@ final class PacedShuffleClient extends BlockStoreClient {
                       if (error != null && failed.compareAndSet(false, true)) {
                         String[] rest = left.toArray(new String[0]);
                         left.clear();
-                        fallBack(shuffleId, reducers, execId, error, host, port, rest, listener);
+                        fallBack(
+                            "fetch", shuffleId, reducers, execId, error, host, port, rest,
+                            listener);
                       }
                     }
                   }));
@@ -379,10 +381,12 @@ final class PacedShuffleClient extends BlockStoreClient {
   }
 
   /**
-   * Hands the blocks to Spark's own client, and tells the driver the flow left the paced transport:
-   * a flow the coordinator still counted as fetching would hold back the flows it paces against it.
+   * Hands the blocks to Spark's own client, and tells the driver the flow left the paced transport
+   * and why ({@link Messages.Unpaced#cause}): a flow the coordinator still counted as fetching
+   * would hold back the flows it paces against it.
    */
   private void fallBack(
+      String cause,
       int shuffleId,
       Set<Integer> reducers,
       String execId,
@@ -402,7 +406,7 @@ final class PacedShuffleClient extends BlockStoreClient {
       spark.fetchBlocks(host, port, execId, blockIds, listener, null);
     }
     for (int r : reducers) {
-      DriverLink.unpaced(new Messages.Unpaced(shuffleId, r, execId));
+      DriverLink.unpaced(new Messages.Unpaced(shuffleId, r, execId, cause));
     }
   }
 

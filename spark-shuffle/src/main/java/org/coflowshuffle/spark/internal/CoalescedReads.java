@@ -19,6 +19,7 @@ import org.apache.spark.sql.execution.ShufflePartitionSpec;
 import org.apache.spark.sql.execution.ShuffledRowRDD;
 import org.apache.spark.sql.execution.ShuffledRowRDDPartition;
 import org.coflowshuffle.coordinator.live.PlacementUnavailable;
+import org.coflowshuffle.coordinator.live.PlacementUnavailable.Cause;
 import org.coflowshuffle.coordinator.live.ReduceTaskRanges;
 import scala.jdk.javaapi.CollectionConverters;
 
@@ -61,10 +62,11 @@ public final class CoalescedReads {
         ReduceTaskRanges tasks = ranges(read, reducers);
         if (!tasks.oneEach() && !direct) {
           throw new PlacementUnavailable(
-              "the stage's tasks are not its coalesced partitions one to one");
+              Cause.SPARK_READ, "the stage's tasks are not its coalesced partitions one to one");
         }
         if (found != null && !found.equals(tasks)) {
           throw new PlacementUnavailable(
+              Cause.SPARK_READ,
               "its shuffles are coalesced differently: " + found + " and " + tasks);
         }
         found = tasks;
@@ -89,18 +91,21 @@ public final class CoalescedReads {
       ShufflePartitionSpec spec = ((ShuffledRowRDDPartition) parts[p]).spec();
       if (!(spec instanceof CoalescedPartitionSpec c)) {
         throw new PlacementUnavailable(
+            Cause.SPARK_READ,
             "adaptive execution reads it by map output ("
                 + spec.getClass().getSimpleName()
                 + ": a skew-join split or the local shuffle reader), which Spark places itself");
       }
       if (c.startReducerIndex() < next) {
         throw new PlacementUnavailable(
+            Cause.SPARK_READ,
             "adaptive execution reads reducer "
                 + c.startReducerIndex()
                 + " in several tasks (a skew-join split), which Spark places by map output");
       }
       if (c.startReducerIndex() != next || c.endReducerIndex() <= next) {
         throw new PlacementUnavailable(
+            Cause.SPARK_READ,
             "adaptive execution reads reducers out of order: partition "
                 + p
                 + " reads "
@@ -115,6 +120,7 @@ public final class CoalescedReads {
     }
     if (next != reducers) {
       throw new PlacementUnavailable(
+          Cause.SPARK_READ,
           "adaptive execution reads " + next + " of the shuffle's " + reducers + " reducers");
     }
     return ReduceTaskRanges.of(starts, reducers);

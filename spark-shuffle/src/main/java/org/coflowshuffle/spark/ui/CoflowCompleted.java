@@ -26,6 +26,8 @@ import org.apache.spark.util.kvstore.KVIndex;
  *     placement was kept
  * @param tasks reduce tasks that succeeded
  * @param ranWherePlaced how many of them ran on the host they were placed on
+ * @param rates per machine its flows crossed, planned and delivered traffic over time, by time;
+ *     empty where Spark's placement was kept or the coordinator is standalone
  */
 public record CoflowCompleted(
     int stageId,
@@ -39,13 +41,15 @@ public record CoflowCompleted(
     Map<String, Integer> ranOn,
     Map<String, Integer> placedOn,
     int tasks,
-    int ranWherePlaced)
+    int ranWherePlaced,
+    List<HostRate> rates)
     implements SparkListenerEvent {
 
   public CoflowCompleted {
     shuffleIds = List.copyOf(shuffleIds);
     ranOn = new TreeMap<>(ranOn);
     placedOn = new TreeMap<>(placedOn);
+    rates = rates == null ? List.of() : List.copyOf(rates); // null: an event log of an older plugin
   }
 
   /** The key in Spark's status store: stage and attempt. */

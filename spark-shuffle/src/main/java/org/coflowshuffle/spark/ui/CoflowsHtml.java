@@ -4,10 +4,13 @@
  */
 package org.coflowshuffle.spark.ui;
 
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
@@ -100,7 +103,102 @@ final class CoflowsHtml {
               c.scheme().isEmpty() ? "-" : "" + c.placedOn().getOrDefault(host, 0),
               c.ranOn().getOrDefault(host, 0)));
     }
+    h.append("</tbody></table>").append("<h4>Rates planned and delivered</h4>");
+    return h.append(rates(c)).toString();
+  }
+
+  /**
+   * Per machine the coflow's flows crossed, its rate in and out over the coflow's life: planned
+   * (dashed, what the coordinator's decisions gave its flows) against delivered (solid, what they
+   * fetched), on one scale for all machines.
+   */
+  private static String rates(CoflowCompleted c) {
+    if (c.rates().isEmpty()) {
+      return "<p>No rates were sampled: Spark placed this coflow, or a standalone coordinator"
+          + " paced it (its own status page shows them).</p>";
+    }
+    Map<String, List<double[]>> byHost = new TreeMap<>(); // t, planned in/out, delivered in/out
+    Map<String, HostRate> before = new HashMap<>();
+    double top = 1;
+    for (HostRate r : c.rates()) {
+      HostRate b = before.put(r.host(), r);
+      long from = b == null ? c.arrivalMillis() : b.atMillis();
+      double span = Math.max(1, r.atMillis() - from) / 1000.0;
+      double[] p = {
+        (r.atMillis() - c.arrivalMillis()) / 1000.0,
+        r.plannedIn(),
+        r.plannedOut(),
+        Math.max(0, r.deliveredIn() - (b == null ? 0 : b.deliveredIn())) / span,
+        Math.max(0, r.deliveredOut() - (b == null ? 0 : b.deliveredOut())) / span
+      };
+      byHost.computeIfAbsent(r.host(), x -> new ArrayList<>()).add(p);
+      for (int i = 1; i < p.length; i++) {
+        top = Math.max(top, p[i]);
+      }
+    }
+    double end = Math.max(0.001, c.cctSeconds());
+    StringBuilder h = new StringBuilder();
+    h.append(
+        String.format(
+            Locale.ROOT,
+            "<p>MB/s, 0 to %.2f, over the coflow's %.2f s: <span style=\"color:%s\">- - planned</span>,"
+                + " <span style=\"color:%s\">&mdash; delivered</span>.</p>",
+            top / 1e6,
+            end,
+            PLANNED,
+            DELIVERED));
+    h.append("<table id=\"rates\" class=\"table table-bordered table-sm\">")
+        .append("<thead><tr><th>Host</th><th>In</th><th>Out</th></tr></thead><tbody>");
+    for (Map.Entry<String, List<double[]>> e : byHost.entrySet()) {
+      h.append("<tr data-host=\"")
+          .append(escape(e.getKey()))
+          .append("\"><td>")
+          .append(escape(e.getKey()))
+          .append("</td><td>")
+          .append(chart(e.getValue(), 1, end, top))
+          .append("</td><td>")
+          .append(chart(e.getValue(), 2, end, top))
+          .append("</td></tr>");
+    }
     return h.append("</tbody></table>").toString();
+  }
+
+  private static final String PLANNED = "#3f7fbf";
+  private static final String DELIVERED = "#e08a1e";
+
+  /** One direction's planned ({@code at}) and delivered ({@code at + 2}) rates as steps. */
+  private static String chart(List<double[]> points, int at, double end, double top) {
+    int w = 360;
+    int hgt = 60;
+    StringBuilder planned = new StringBuilder();
+    StringBuilder delivered = new StringBuilder();
+    double x0 = 0;
+    for (double[] p : points) {
+      double x1 = w * Math.min(1, p[0] / end);
+      step(planned, x0, x1, hgt - hgt * p[at] / top);
+      step(delivered, x0, x1, hgt - hgt * p[at + 2] / top);
+      x0 = x1;
+    }
+    return String.format(
+        Locale.ROOT,
+        "<svg class=\"rate\" width=\"%d\" height=\"%d\" xmlns=\"http://www.w3.org/2000/svg\">"
+            + "<line x1=\"0\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#ccc\"/>"
+            + "<polyline fill=\"none\" stroke=\"%s\" stroke-dasharray=\"4 3\" points=\"%s\"/>"
+            + "<polyline fill=\"none\" stroke=\"%s\" points=\"%s\"/></svg>",
+        w,
+        hgt + 1,
+        hgt,
+        w,
+        hgt,
+        PLANNED,
+        planned,
+        DELIVERED,
+        delivered);
+  }
+
+  /** A horizontal step from {@code x0} to {@code x1} at height {@code y}. */
+  private static void step(StringBuilder points, double x0, double x1, double y) {
+    points.append(String.format(Locale.ROOT, "%.1f,%.1f %.1f,%.1f ", x0, y, x1, y));
   }
 
   /** Bars from arrival to completion on one time axis, one per coflow: SRTF at work. */

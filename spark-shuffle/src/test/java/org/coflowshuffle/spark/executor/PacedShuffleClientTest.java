@@ -170,7 +170,7 @@ class PacedShuffleClientTest {
         new String(got.blocks.get("shuffle_0_1_0"), StandardCharsets.UTF_8),
         "a block the paced sender cannot serve is fetched by Spark's client");
     assertEquals(List.of("shuffle_0_1_0"), sparkFetched);
-    verify(driver, timeout(5000)).send(new Messages.Unpaced(0, 0, "exec-1"));
+    verify(driver, timeout(5000)).send(new Messages.Unpaced(0, 0, "exec-1", "fetch"));
   }
 
   @Test

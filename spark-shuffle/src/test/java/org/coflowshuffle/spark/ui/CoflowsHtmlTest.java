@@ -29,11 +29,28 @@ class CoflowsHtmlTest {
           Map.of("h1", 2, "h3", 1),
           Map.of("h1", 2, "h2", 1),
           3,
-          2);
+          2,
+          List.of(
+              new HostRate(11_000, "h1", 2e6, 0, 1_000_000, 0),
+              new HostRate(11_000, "h2", 0, 2e6, 0, 1_000_000),
+              new HostRate(12_500, "h1", 2e6, 0, 4_000_000, 0),
+              new HostRate(12_500, "h2", 0, 0, 0, 4_000_000)));
 
   private static final CoflowCompleted KEPT =
       new CoflowCompleted(
-          5, 1, "<script>", List.of(2, 4), "", 11_000, 20_000, 0, Map.of("h2", 1), Map.of(), 1, 0);
+          5,
+          1,
+          "<script>",
+          List.of(2, 4),
+          "",
+          11_000,
+          20_000,
+          0,
+          Map.of("h2", 1),
+          Map.of(),
+          1,
+          0,
+          List.of());
 
   @Test
   void eachCoflowIsARowWithItsCctAndHostsInArrivalOrder() {
@@ -61,6 +78,21 @@ class CoflowsHtmlTest {
     String placed = CoflowsHtml.one(PLACED);
     assertTrue(placed.contains("<tr><td>h2</td><td>1</td><td>0</td></tr>"), placed);
     assertTrue(placed.contains("<tr><td>h3</td><td>0</td><td>1</td></tr>"), placed);
+  }
+
+  @Test
+  void aCoflowsPageDrawsEachHostsPlannedAgainstDeliveredRateOverTime() {
+    String html = CoflowsHtml.one(PLACED);
+    // h1 in, over 2.5 s on 360 px, 2 MB/s at the top of 60 px: 1 MB/s delivered in the first
+    // second (1 MB since arrival), then 2 MB/s (3 MB in 1.5 s); planned 2 MB/s throughout.
+    String h1 =
+        html.substring(
+            html.indexOf("<tr data-host=\"h1\">"),
+            html.indexOf("</tr>", html.indexOf("<tr data-host=\"h1\">")));
+    assertTrue(h1.contains("points=\"0.0,30.0 144.0,30.0 144.0,0.0 360.0,0.0 \""), h1);
+    assertTrue(h1.contains("points=\"0.0,0.0 144.0,0.0 144.0,0.0 360.0,0.0 \""), h1);
+    assertTrue(html.contains("<tr data-host=\"h2\">"), html);
+    assertTrue(CoflowsHtml.one(KEPT).contains("No rates were sampled"));
   }
 
   @Test

@@ -8,14 +8,12 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.File;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -117,7 +115,7 @@ public final class DifferentialApp {
           () -> ordered(spark.sql("select id, v from facts order by v, id").collectAsList()));
     }
     if (args.length > 1) {
-      hold(Path.of(args[1]), sc.sc().applicationId());
+      Hold.until(Path.of(args[1]), sc.sc().applicationId());
       check.run("rdd reduceByKey again", () -> unordered(sums.collect()));
     }
     ReduceTaskLog.drain(sc.sc());
@@ -134,16 +132,6 @@ public final class DifferentialApp {
             });
     new ObjectMapper().writeValue(new File(args[0]), out);
     spark.stop();
-  }
-
-  /** Writes {@code appId} to {@code file}, then waits for {@code file.go}. */
-  private static void hold(Path file, String appId) throws Exception {
-    Path go = file.resolveSibling(file.getFileName() + ".go");
-    Files.writeString(file, appId);
-    long until = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
-    while (!Files.exists(go) && System.nanoTime() < until) {
-      Thread.sleep(200);
-    }
   }
 
   private static int skew(int i) {

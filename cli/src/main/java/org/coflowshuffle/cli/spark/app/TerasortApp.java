@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.File;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -30,6 +31,10 @@ import org.apache.spark.api.java.JavaSparkContext;
  *       tasks ran on, and how many of them ran where the coordinator placed them (with {@code
  *       plugin}); and how many map tasks the sorts ran again to recompute lost map output.
  * </ul>
+ *
+ * <p>With the driver's system property {@code coflow.hold} naming a file, the sort then writes its
+ * application id and UI address there and waits for that file's {@code .go} sibling ({@link Hold}):
+ * how a test looks at its Spark UI.
  */
 public final class TerasortApp {
 
@@ -136,6 +141,11 @@ public final class TerasortApp {
       result.put("valid", valid);
       result.put("allJobsSeconds", allSeconds);
       json.writeValue(new File(resultFile), result);
+      String hold = System.getProperty("coflow.hold");
+      if (hold != null) {
+        Hold.until(
+            Path.of(hold), sc.sc().applicationId() + " " + sc.sc().uiWebUrl().getOrElse(() -> ""));
+      }
     }
   }
 }

@@ -24,6 +24,7 @@ import java.util.function.Supplier;
 import org.coflowshuffle.coordinator.live.ExecutorSlots;
 import org.coflowshuffle.coordinator.live.MapOutputTotals;
 import org.coflowshuffle.coordinator.live.PlacementUnavailable;
+import org.coflowshuffle.coordinator.live.PlacementUnavailable.Cause;
 import org.coflowshuffle.coordinator.live.ReduceTaskRanges;
 import org.coflowshuffle.coordinator.live.ShuffleCoordinator;
 import org.coflowshuffle.coordinator.live.ShufflePlacement;
@@ -253,11 +254,12 @@ public final class RemoteCoordinator implements ShuffleCoordinator, AutoCloseabl
     }
     Refusal refused = refusals.get(key);
     if (refused != null && System.nanoTime() - refused.at() < UNAVAILABLE_NANOS) {
-      throw new PlacementUnavailable(refused.reason());
+      throw new PlacementUnavailable(Cause.COORDINATOR, refused.reason());
     }
     CoordinatorClient c = client;
     if (c == null) {
-      throw new PlacementUnavailable("the coordinator at " + where() + " is unreachable: " + down);
+      throw new PlacementUnavailable(
+          Cause.COORDINATOR, "the coordinator at " + where() + " is unreachable: " + down);
     }
     long request = requests.incrementAndGet();
     CompletableFuture<Message.Placement> answer = new CompletableFuture<>();
@@ -277,7 +279,7 @@ public final class RemoteCoordinator implements ShuffleCoordinator, AutoCloseabl
       Message.Placement p = answer.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
       if (p.unavailable() != null) {
         refusals.put(key, new Refusal(p.unavailable(), System.nanoTime()));
-        throw new PlacementUnavailable(p.unavailable());
+        throw new PlacementUnavailable(Cause.COORDINATOR, p.unavailable());
       }
       List<ExecutorSlots> chosen = new ArrayList<>(p.reducers().size());
       for (Message.ReducerHost r : p.reducers()) {
@@ -289,17 +291,20 @@ public final class RemoteCoordinator implements ShuffleCoordinator, AutoCloseabl
       return placement;
     } catch (IOException e) {
       lost(c, e.getMessage());
-      throw new PlacementUnavailable("the coordinator at " + where() + " is unreachable: " + down);
+      throw new PlacementUnavailable(
+          Cause.COORDINATOR, "the coordinator at " + where() + " is unreachable: " + down);
     } catch (TimeoutException e) {
       // A coordinator that takes this long to place one stage is stuck: start over with a new one.
       lost(c, "no placement within " + timeout.toMillis() + " ms");
       throw new PlacementUnavailable(
+          Cause.COORDINATOR,
           "the coordinator at " + where() + " did not answer within " + timeout.toMillis() + " ms");
     } catch (ExecutionException e) {
-      throw new PlacementUnavailable("the coordinator at " + where() + ": " + e.getCause());
+      throw new PlacementUnavailable(
+          Cause.COORDINATOR, "the coordinator at " + where() + ": " + e.getCause());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new PlacementUnavailable("interrupted while asking the coordinator");
+      throw new PlacementUnavailable(Cause.COORDINATOR, "interrupted while asking the coordinator");
     } finally {
       pending.remove(request);
     }

@@ -124,6 +124,9 @@ final class FetchingCoflow {
 
   private final double[] sentFromSeen;
 
+  /** Per task, the bytes its flows over the network delivered to it. */
+  private final double[] receivedBy;
+
   /** Counts the changes of what the schemes see of this coflow (see {@link ActiveCoflow}). */
   private long version;
 
@@ -179,6 +182,7 @@ final class FetchingCoflow {
       first[flowReduceId[k]] = k;
     }
     this.running = new boolean[coflow.reducers().size()];
+    this.receivedBy = new double[running.length];
     this.done = new boolean[running.length];
     this.fetchedAt = new double[running.length];
     Arrays.fill(fetchedAt, Double.NaN);
@@ -336,6 +340,7 @@ final class FetchingCoflow {
       remaining[k] -= take;
       sent += local[k] ? 0 : take;
       sentFrom[sourceOfFlow[k]] += local[k] ? 0 : take;
+      receivedBy[flowReducer[k]] += local[k] ? 0 : take;
       left -= take;
       version += take > 0 ? 1 : 0;
     }
@@ -347,6 +352,7 @@ final class FetchingCoflow {
           remaining[k] = SizeKnowledge.left(perFlow, received[k]);
           sent += local[k] ? 0 : share;
           sentFrom[sourceOfFlow[k]] += local[k] ? 0 : share;
+          receivedBy[flowReducer[k]] += local[k] ? 0 : share;
           version++;
         }
       }
@@ -586,6 +592,26 @@ final class FetchingCoflow {
         if (!local[k]) {
           out.get(sources[sourceOfFlow[k]])[0] += rates[k];
         }
+      }
+    }
+  }
+
+  /**
+   * Adds, per machine, what this stage plans through its links and what they delivered: the rate
+   * planned in (at 0) and out (at 1), bytes per second, and the bytes delivered in (at 2) and out
+   * (at 3) so far. Only flows over the network count.
+   */
+  void addHostTraffic(Map<String, double[]> byMachine) {
+    for (int t = 0; t < receivedBy.length; t++) {
+      byMachine.computeIfAbsent(reducerMachines[t], x -> new double[4])[2] += receivedBy[t];
+    }
+    for (int s = 0; s < sources.length; s++) {
+      byMachine.computeIfAbsent(sourceMachines[s], x -> new double[4])[3] += sentFrom[s];
+    }
+    for (int k = 0; rates != null && k < rates.length; k++) {
+      if (!local[k] && rates[k] > 0) {
+        byMachine.get(reducerMachines[flowReducer[k]])[0] += rates[k];
+        byMachine.get(sourceMachines[sourceOfFlow[k]])[1] += rates[k];
       }
     }
   }

@@ -5,9 +5,11 @@
 package org.coflowshuffle.coordinator.live;
 
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.function.DoubleSupplier;
 import org.coflowshuffle.core.policy.SchemeOptions;
 import org.coflowshuffle.core.scheme.Schemes;
@@ -408,6 +410,22 @@ public final class LiveCoordinator implements ShuffleCoordinator {
   @Override
   public synchronized String linkUse() {
     return rates.linkUse().toString();
+  }
+
+  /**
+   * Per placed stage still fetching (by the shuffles it reads), per machine: the rates planned in
+   * and out, bytes per second, and the bytes delivered in and out so far.
+   */
+  @Override
+  public synchronized Map<List<Integer>, Map<String, double[]>> hostTraffic() {
+    Map<List<Integer>, Map<String, double[]>> out = new LinkedHashMap<>();
+    fetching.forEach(
+        (shuffles, stage) -> {
+          Map<String, double[]> byMachine = new TreeMap<>();
+          stage.addHostTraffic(byMachine);
+          out.put(shuffles, byMachine);
+        });
+    return out;
   }
 
   /** Each placed stage still fetching, for status pages and metrics. */

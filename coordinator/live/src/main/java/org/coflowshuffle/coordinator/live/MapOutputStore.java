@@ -68,7 +68,8 @@ final class MapOutputStore {
     MapOutputTotals totals = outputs.getOrDefault(shuffleId, new MapOutputTotals());
     String why = totals.incomplete(numMaps, numReducers);
     if (why != null) {
-      throw new PlacementUnavailable("shuffle " + shuffleId + ": " + why);
+      throw new PlacementUnavailable(
+          PlacementUnavailable.Cause.MAP_OUTPUT, "shuffle " + shuffleId + ": " + why);
     }
   }
 

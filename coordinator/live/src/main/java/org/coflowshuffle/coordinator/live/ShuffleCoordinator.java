@@ -149,4 +149,13 @@ public interface ShuffleCoordinator {
   default Map<String, double[]> linkEstimates() {
     return Map.of();
   }
+
+  /**
+   * Per placed stage still fetching (by the shuffles it reads), per machine: the rate planned in
+   * (at 0) and out (at 1), bytes per second, and the bytes delivered in (at 2) and out (at 3) so
+   * far; empty where the decisions are made elsewhere.
+   */
+  default Map<List<Integer>, Map<String, double[]>> hostTraffic() {
+    return Map.of();
+  }
 }

@@ -112,7 +112,8 @@ final class StagePlacer {
     }
     String name = FetchingStages.name(key);
     if (executors.isEmpty()) {
-      throw new PlacementUnavailable("shuffle " + name + ": no executors registered");
+      throw new PlacementUnavailable(
+          PlacementUnavailable.Cause.NO_EXECUTORS, "shuffle " + name + ": no executors registered");
     }
     double now = clock.getAsDouble();
     // Tasks of stages still fetching hold their executors' cores until they end: the new stage gets
@@ -154,6 +155,7 @@ final class StagePlacer {
     }
     if (hostOf == null) {
       throw new PlacementUnavailable(
+          PlacementUnavailable.Cause.SCHEME,
           "shuffle " + name + ": scheme " + scheme + " left a task without a host");
     }
     List<ExecutorSlots> chosen = new ArrayList<>(numReducers);

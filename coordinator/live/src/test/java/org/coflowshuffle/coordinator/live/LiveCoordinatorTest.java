@@ -4,6 +4,7 @@
  */
 package org.coflowshuffle.coordinator.live;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -13,6 +14,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.coflowshuffle.core.policy.SchemeOptions;
 import org.junit.jupiter.api.Test;
 
@@ -222,6 +224,19 @@ class LiveCoordinatorTest {
         "links out (planned/delivered MB/s): s 0.00/10.00",
         c.status().get(1),
         "a stage that stopped fetching still counts for what it sent");
+  }
+
+  @Test
+  void eachMachinesTrafficIsThePlannedRateAndTheBytesDeliveredEachWay() throws Exception {
+    double[] clock = {0};
+    LiveCoordinator c = aFastCoreFetching(clock);
+    c.delivered(1, 0, "s", 30_000_000);
+    Map<String, double[]> traffic = c.hostTraffic().get(List.of(1));
+    assertArrayEquals(new double[] {100 * MB, 0, 30e6, 0}, traffic.get("hostA"), 1e-3);
+    assertArrayEquals(new double[] {0, 100 * MB, 0, 30e6}, traffic.get("s"), 1e-3);
+    assertEquals(Set.of("hostA", "s"), traffic.keySet(), "only machines its flows cross");
+    c.fetchFinished(1);
+    assertEquals(Map.of(), c.hostTraffic(), "a stage that stopped fetching is gone");
   }
 
   @Test
