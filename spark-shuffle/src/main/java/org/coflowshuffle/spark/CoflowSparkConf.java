@@ -230,6 +230,29 @@ public record CoflowSparkConf(
   }
 
   /**
+   * Whether Spark runs this application's shuffles push-based, by Spark's own rule ({@code
+   * Utils.isPushBasedShuffleEnabled}: asked for with {@code spark.shuffle.push.enabled}, on YARN
+   * with the external shuffle service, a serializer that can relocate its output, no I/O
+   * encryption); where that method is missing, asked for on YARN with the external shuffle service.
+   * Then reducers go where Spark merged their blocks and read merged chunks, which the plugin
+   * neither places nor paces: it leaves such an application to Spark.
+   */
+  public static boolean pushBasedShuffle(SparkConf conf, boolean driver) {
+    if (!conf.getBoolean("spark.shuffle.push.enabled", false)) {
+      return false;
+    }
+    try {
+      return (Boolean)
+          Class.forName("org.apache.spark.util.Utils")
+              .getMethod("isPushBasedShuffleEnabled", SparkConf.class, boolean.class, boolean.class)
+              .invoke(null, conf, driver, true);
+    } catch (ReflectiveOperationException | LinkageError e) {
+      return conf.get("spark.master", "").equals("yarn")
+          && conf.getBoolean("spark.shuffle.service.enabled", false);
+    }
+  }
+
+  /**
    * The setting that secures Spark's block transfers in a way the paced transport cannot follow,
    * when it is on in {@code conf}: RPC TLS ({@code spark.ssl.rpc.enabled}, which inherits {@code
    * spark.ssl.enabled}); null when there is none. The paced transport authenticates and encrypts as

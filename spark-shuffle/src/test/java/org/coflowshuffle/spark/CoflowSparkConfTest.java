@@ -18,6 +18,32 @@ import org.junit.jupiter.api.Test;
 class CoflowSparkConfTest {
 
   @Test
+  void pushBasedShuffleIsWhatSparkRunsNotWhatWasAskedFor() {
+    SparkConf asked =
+        new SparkConf(false)
+            .set("spark.shuffle.push.enabled", "true")
+            .set("spark.master", "local-cluster[2,1,1024]");
+    assertFalse(
+        CoflowSparkConf.pushBasedShuffle(asked, true),
+        "Spark runs it only on YARN with the external shuffle service");
+    SparkConf yarn =
+        asked
+            .clone()
+            .set("spark.master", "yarn")
+            .set("spark.shuffle.service.enabled", "true")
+            .set("spark.serializer", "org.apache.spark.serializer.KryoSerializer");
+    assertTrue(CoflowSparkConf.pushBasedShuffle(yarn, true));
+    assertFalse(
+        CoflowSparkConf.pushBasedShuffle(
+            yarn.clone().set("spark.serializer", "org.apache.spark.serializer.JavaSerializer"),
+            true),
+        "Java serialization cannot relocate: Spark does not push");
+    assertFalse(
+        CoflowSparkConf.pushBasedShuffle(
+            yarn.clone().set("spark.shuffle.push.enabled", "false"), true));
+  }
+
+  @Test
   void defaultsAreRpcOnMeasuredLinksWithASixtySecondThresholdWorkConserving() {
     CoflowSparkConf c = CoflowSparkConf.from(new SparkConf(false));
     assertEquals("rpc", c.scheme());

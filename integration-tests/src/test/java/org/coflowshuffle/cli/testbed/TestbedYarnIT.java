@@ -202,6 +202,34 @@ class TestbedYarnIT {
         "shuffle blocks came paced from the NodeManagers' service: " + (pacedBytes() - before));
   }
 
+  /**
+   * Push-based shuffle (Spark's, on YARN with the external shuffle service and Kryo): the plugin
+   * leaves the application to Spark, which pushes map output to the NodeManagers' service. That
+   * service (ours, as Spark's own without a merged-shuffle manager) merges nothing: Spark reads the
+   * blocks as they were written, and the output is the same.
+   */
+  @Test
+  void withPushBasedShuffleSparkPlacesAndFetchesAndSaysSoOnce() throws Exception {
+    long before = pacedBytes();
+    Path result = work.resolve("pushed.json");
+    Files.deleteIfExists(result);
+    Path log = work.resolve("pushed.log");
+    Map<String, String> push =
+        Map.of(
+            "spark.shuffle.push.enabled", "true",
+            "spark.serializer", "org.apache.spark.serializer.KryoSerializer");
+    assertEquals(0, submit(true, push).run(sortArgs("pushed", result), log), "see " + log);
+    JsonNode job = json.readTree(result.toFile()).get("jobs").get(0);
+    assertTrue(job.get("valid").asBoolean(), job.toString());
+    String driver = Files.readString(log);
+    assertEquals(
+        1,
+        driver.split("push-based shuffle is on \\(spark.shuffle.push.enabled\\)", -1).length - 1,
+        "one line says why: " + log);
+    assertEquals(0, job.get("placedTasksMatched").asInt(), "Spark placed the reducers");
+    assertEquals(0, pacedBytes() - before, "and fetched every block itself");
+  }
+
   @Test
   void aNodeManagerKilledMidJobLosesNoOutput() throws Exception {
     Path result = work.resolve("killed.json");

@@ -79,6 +79,12 @@ public final class CoflowDriverPlugin implements DriverPlugin {
       LOG.warn("coflow: Spark places reducers itself: bad setting {}", e.getMessage());
       return Map.of();
     }
+    if (CoflowSparkConf.pushBasedShuffle(sc.getConf(), true)) {
+      LOG.warn(
+          "coflow: Spark places reducers itself and fetches unpaced: push-based shuffle is on"
+              + " (spark.shuffle.push.enabled), and reducers go where Spark merged their blocks");
+      return Map.of();
+    }
     ShuffleCoordinator coordinator = growing(sc, conf, coordinator(sc, conf));
     nicLinks =
         conf.coordinator() == null && Double.isNaN(conf.defaultBandwidth())

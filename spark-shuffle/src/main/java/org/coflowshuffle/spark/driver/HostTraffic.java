@@ -72,8 +72,8 @@ final class HostTraffic {
   }
 
   /**
-   * The samples of the coflow that read {@code shuffles}, by time and machine: those of every series whose
-   * shuffles it read, which are then forgotten.
+   * The samples of the coflow that read {@code shuffles}, by time and machine: those of every
+   * series whose shuffles it read, which are then forgotten.
    */
   synchronized List<HostRate> claim(List<Integer> shuffles) {
     List<HostRate> out = new ArrayList<>();

@@ -70,6 +70,10 @@ public final class PacedFetchInstaller implements AutoCloseable {
       LOG.info("coflow: local mode: every shuffle block is read in this JVM, nothing to pace");
       return null;
     }
+    if (CoflowSparkConf.pushBasedShuffle(ctx.conf(), false)) {
+      LOG.info("coflow: push-based shuffle is on: Spark's own transport fetches every block");
+      return null;
+    }
     String tls = CoflowSparkConf.unsupportedSecurity(ctx.conf());
     if (tls != null) {
       LOG.warn(
