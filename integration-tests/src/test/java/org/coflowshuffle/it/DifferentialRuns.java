@@ -179,7 +179,7 @@ final class DifferentialRuns {
 
   void assertSameResults(JsonNode run, String name) {
     JsonNode expected = stock.get("results");
-    assertEquals(10, expected.size(), "every query ran in the stock run");
+    assertEquals(11, expected.size(), "every query ran in the stock run");
     expected
         .fieldNames()
         .forEachRemaining(
@@ -204,7 +204,9 @@ final class DifferentialRuns {
   /** The RDD queries of {@code DifferentialApp}, then {@code more}. */
   static List<String> rddQueriesAnd(String... more) {
     List<String> queries =
-        new ArrayList<>(List.of("rdd reduceByKey", "rdd groupByKey", "rdd sortByKey", "rdd join"));
+        new ArrayList<>(
+            List.of(
+                "rdd reduceByKey", "rdd groupByKey", "rdd sortByKey", "rdd join", "rdd barrier"));
     queries.addAll(List.of(more));
     return queries;
   }

@@ -122,7 +122,7 @@ class SparkPluginIT {
         .metricsText()
         .lines()
         .filter(l -> l.startsWith(series))
-        .mapToLong(l -> Long.parseLong(l.substring(series.length())))
+        .mapToLong(l -> (long) Double.parseDouble(l.substring(series.length())))
         .findFirst()
         .orElseThrow();
   }

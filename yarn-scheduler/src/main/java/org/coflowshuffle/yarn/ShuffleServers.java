@@ -13,8 +13,13 @@ import org.apache.spark.network.crypto.AuthServerBootstrap;
 import org.apache.spark.network.sasl.ShuffleSecretManager;
 import org.apache.spark.network.server.TransportServer;
 import org.apache.spark.network.shuffle.ExternalBlockHandler;
+import org.apache.spark.network.shuffle.MergedShuffleFileManager;
+import org.apache.spark.network.shuffle.NoOpMergedShuffleFileManager;
+import org.apache.spark.network.shuffle.RemoteBlockPushResolver;
 import org.apache.spark.network.util.TransportConf;
 import org.coflowshuffle.ratelimit.PacedBlockServer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The two servers of one node's service, over one registry of executors: Spark's shuffle protocol
@@ -55,6 +60,38 @@ final class ShuffleServers implements AutoCloseable {
   static final String REGISTRATIONS = "registeredExecutors";
 
   /**
+   * Spark's setting of the class that merges the blocks executors push (push-based shuffle), read
+   * from {@code yarn-site.xml} as Spark's own YARN shuffle service reads it.
+   */
+  static final String MERGE_MANAGER = "spark.shuffle.push.server.mergedShuffleFileManagerImpl";
+
+  static final String MERGED = "mergeManager";
+
+  private static final Logger LOG = LoggerFactory.getLogger(ShuffleServers.class);
+
+  /**
+   * The merged-shuffle manager {@code name} stands for: Spark's {@code RemoteBlockPushResolver} (by
+   * its full or simple name) merges what executors push, so that reducers read merged chunks;
+   * anything else, Spark's default included, is its {@code NoOpMergedShuffleFileManager}, which
+   * refuses pushes (Spark then reads the blocks as they were written). Names are matched here, not
+   * loaded: this JAR carries Spark's classes under other names.
+   */
+  static MergedShuffleFileManager mergeManager(String name, TransportConf transport, File recovery)
+      throws IOException {
+    String simple = name.substring(name.lastIndexOf('.') + 1);
+    if (simple.equals("RemoteBlockPushResolver")) {
+      return new RemoteBlockPushResolver(transport, recovery);
+    }
+    if (!name.isEmpty() && !simple.equals("NoOpMergedShuffleFileManager")) {
+      LOG.warn(
+          "coflow: {}={} is not Spark's RemoteBlockPushResolver; pushed blocks are not merged",
+          MERGE_MANAGER,
+          name);
+    }
+    return new NoOpMergedShuffleFileManager(transport, null);
+  }
+
+  /**
    * Starts both servers on every address of this host.
    *
    * @param recovery the NodeManager's recovery directory for this service, or null when recovery is
@@ -69,7 +106,11 @@ final class ShuffleServers implements AutoCloseable {
     ExternalBlockHandler handler =
         new ExternalBlockHandler(
             transport,
-            recovery == null ? null : new File(recovery, c.dbBackend().fileName(REGISTRATIONS)));
+            recovery == null ? null : new File(recovery, c.dbBackend().fileName(REGISTRATIONS)),
+            mergeManager(
+                hadoop.get(MERGE_MANAGER, ""),
+                transport,
+                recovery == null ? null : new File(recovery, c.dbBackend().fileName(MERGED))));
     TransportContext context = new TransportContext(transport, handler, true);
     ShuffleSecretManager secrets = c.authenticate() ? new ShuffleSecretManager() : null;
     SecretStore kept = null;

@@ -19,6 +19,8 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.yarn.api.records.ApplicationId;
 import org.apache.hadoop.yarn.server.api.ApplicationTerminationContext;
 import org.apache.spark.network.shuffle.ExternalBlockStoreClient;
+import org.apache.spark.network.shuffle.NoOpMergedShuffleFileManager;
+import org.apache.spark.network.shuffle.RemoteBlockPushResolver;
 import org.apache.spark.network.shuffle.protocol.ExecutorShuffleInfo;
 import org.apache.spark.network.shuffledb.DBBackend;
 import org.apache.spark.network.util.MapConfigProvider;
@@ -54,6 +56,22 @@ class CoflowShuffleServiceTest {
   private static byte[] fetch(int port, String name, double rate) throws Exception {
     return PacedFetches.fetch(
         new TransportConf("shuffle", MapConfigProvider.EMPTY), "app", null, port, name, rate);
+  }
+
+  @Test
+  void pushedBlocksAreMergedWhereYarnSiteNamesSparksResolverAsForSparksOwnService()
+      throws Exception {
+    TransportConf transport = new TransportConf("shuffle", MapConfigProvider.EMPTY);
+    assertTrue(
+        ShuffleServers.mergeManager(
+                "org.apache.spark.network.shuffle.RemoteBlockPushResolver", transport, null)
+            instanceof RemoteBlockPushResolver);
+    assertTrue(
+        ShuffleServers.mergeManager("", transport, null) instanceof NoOpMergedShuffleFileManager,
+        "Spark's default: pushes are refused and blocks read as written");
+    assertTrue(
+        ShuffleServers.mergeManager("com.example.Merger", transport, null)
+            instanceof NoOpMergedShuffleFileManager);
   }
 
   @Test

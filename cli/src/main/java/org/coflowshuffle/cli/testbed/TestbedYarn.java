@@ -67,8 +67,9 @@ public final class TestbedYarn implements AutoCloseable {
 
   /**
    * The coflow service, secured as the applications' {@code sparkConf} asks: its security keys
-   * ({@code spark.authenticate*}, {@code spark.network.crypto.*}) go into yarn-site.xml, where an
-   * operator puts them for Spark's own YARN shuffle service.
+   * ({@code spark.authenticate*}, {@code spark.network.crypto.*}) and the push-based shuffle
+   * server's ({@code spark.shuffle.push.server.*}) go into yarn-site.xml, where an operator puts
+   * them for Spark's own YARN shuffle service.
    */
   public static Map<String, AuxService> coflowService(
       Path serviceJar, Map<String, String> sparkConf) {
@@ -76,7 +77,8 @@ public final class TestbedYarn implements AutoCloseable {
     sparkConf.forEach(
         (k, v) -> {
           if (k.startsWith("spark.authenticate") && !k.equals("spark.authenticate.secret")
-              || k.startsWith("spark.network.crypto.")) {
+              || k.startsWith("spark.network.crypto.")
+              || k.startsWith("spark.shuffle.push.server.")) {
             security.put(k, v);
           }
         });

@@ -5,6 +5,7 @@
 package org.coflowshuffle.cli.testbed;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -71,7 +72,13 @@ class TestbedYarnIT {
             hadoop,
             testbed.gateway(),
             hosts,
-            new TestbedYarn.Nodes(EXECUTOR_MB, TestbedYarn.coflowService(jars.service())),
+            new TestbedYarn.Nodes(
+                EXECUTOR_MB,
+                TestbedYarn.coflowService(
+                    jars.service(),
+                    Map.of(
+                        "spark.shuffle.push.server.mergedShuffleFileManagerImpl",
+                        "org.apache.spark.network.shuffle.RemoteBlockPushResolver"))),
             work.resolve("daemons"));
     gen = work.resolve("gen.json");
     Files.deleteIfExists(gen);
@@ -204,20 +211,26 @@ class TestbedYarnIT {
 
   /**
    * Push-based shuffle (Spark's, on YARN with the external shuffle service and Kryo): the plugin
-   * leaves the application to Spark, which pushes map output to the NodeManagers' service. That
-   * service (ours, as Spark's own without a merged-shuffle manager) merges nothing: Spark reads the
-   * blocks as they were written, and the output is the same.
+   * leaves the application to Spark, which pushes map output to the NodeManagers' coflow service;
+   * set up as Spark's own service would be ({@code
+   * spark.shuffle.push.server.mergedShuffleFileManagerImpl} in yarn-site.xml), it merges the blocks
+   * and the reducers read merged chunks.
    */
   @Test
-  void withPushBasedShuffleSparkPlacesAndFetchesAndSaysSoOnce() throws Exception {
+  void withPushBasedShuffleSparkPlacesAndFetchesMergedBlocksAndSaysSoOnce() throws Exception {
     long before = pacedBytes();
     Path result = work.resolve("pushed.json");
     Files.deleteIfExists(result);
     Path log = work.resolve("pushed.log");
+    // Spark pushes blocks of at most 1 MiB and waits for pushes only above 500 MB of shuffle: the
+    // test's blocks of about 1 MiB are pushed, and merged before the reducers start.
     Map<String, String> push =
         Map.of(
             "spark.shuffle.push.enabled", "true",
-            "spark.serializer", "org.apache.spark.serializer.KryoSerializer");
+            "spark.serializer", "org.apache.spark.serializer.KryoSerializer",
+            "spark.shuffle.push.maxBlockSizeToPush", "16m",
+            "spark.shuffle.push.minShuffleSizeToWait", "0",
+            "spark.shuffle.push.minCompletedPushRatio", "1.0");
     assertEquals(0, submit(true, push).run(sortArgs("pushed", result), log), "see " + log);
     JsonNode job = json.readTree(result.toFile()).get("jobs").get(0);
     assertTrue(job.get("valid").asBoolean(), job.toString());
@@ -228,6 +241,21 @@ class TestbedYarnIT {
         "one line says why: " + log);
     assertEquals(0, job.get("placedTasksMatched").asInt(), "Spark placed the reducers");
     assertEquals(0, pacedBytes() - before, "and fetched every block itself");
+    Pattern merged = Pattern.compile("and (\\d+) \\([^)]*\\) push-merged-local");
+    long mergedBlocks = 0;
+    for (Path f : containerLogs()) {
+      try {
+        String text = Files.readString(f);
+        assertFalse(text.contains("Cannot handle shuffle block merge"), "refused a push: " + f);
+        Matcher m = merged.matcher(text);
+        while (m.find()) {
+          mergedBlocks += Long.parseLong(m.group(1));
+        }
+      } catch (NoSuchFileException e) {
+        continue; // deleted since the walk
+      }
+    }
+    assertTrue(mergedBlocks > 0, "reducers read blocks the service merged");
   }
 
   @Test

@@ -7,6 +7,7 @@ package org.coflowshuffle.cli.spark.app;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.File;
+import java.io.Serializable;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.MessageDigest;
@@ -15,17 +16,22 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.stream.IntStream;
+import org.apache.spark.BarrierTaskContext;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
+import scala.Function1;
 import scala.Tuple2;
+import scala.collection.Iterator;
+import scala.reflect.ClassTag;
 
 /**
  * Runs the same shuffling queries under whatever shuffle manager and plugins the application was
  * submitted with, and writes a digest of each result: two runs, stock and with the plugin, must
- * write equal digests. RDD {@code reduceByKey}, {@code groupByKey}, {@code sortByKey} and {@code
- * join}; SQL join, aggregate and {@code ORDER BY}, each with adaptive execution on and off.
+ * write equal digests. RDD {@code reduceByKey}, {@code groupByKey}, {@code sortByKey}, {@code join}
+ * and a barrier stage reading a shuffle; SQL join, aggregate and {@code ORDER BY}, each with
+ * adaptive execution on and off.
  *
  * <p>Usage: {@code DifferentialApp RESULT_JSON [HOLD_FILE]}. With {@code HOLD_FILE}, once the
  * queries ran the application writes its id there and waits (up to five minutes) for {@code
@@ -79,6 +85,26 @@ public final class DifferentialApp {
                     .collect()));
     check.run("rdd sortByKey", () -> ordered(pairs.sortByKey(true, PARTITIONS).keys().collect()));
     check.run("rdd join", () -> unordered(pairs.join(names, PARTITIONS).collect()));
+    // A barrier stage reads a shuffle: its tasks start together (one per core of the cluster's
+    // two) and wait for each other before they return what they read.
+    Function1<Iterator<Tuple2<Integer, Long>>, Iterator<Tuple2<Integer, Long>>> together =
+        (Function1<Iterator<Tuple2<Integer, Long>>, Iterator<Tuple2<Integer, Long>>> & Serializable)
+            rows -> {
+              BarrierTaskContext.get().barrier();
+              return rows;
+            };
+    check.run(
+        "rdd barrier",
+        () ->
+            unordered(
+                List.of(
+                    (Object[])
+                        pairs
+                            .reduceByKey(Long::sum, 2)
+                            .rdd()
+                            .barrier()
+                            .mapPartitions(together, false, ClassTag.apply(Tuple2.class))
+                            .collect())));
 
     spark
         .range(ROWS)
