@@ -23,6 +23,9 @@ final class HostTraffic {
 
   static final int MOST_SAMPLES = 480;
 
+  /** The shortest span the rates now are taken over. */
+  private static final double MIN_SPAN_SECONDS = 0.5;
+
   /** A series no stage claimed for this long is dropped (its stage failed or was cancelled). */
   private static final long UNCLAIMED_MILLIS = 600_000;
 
@@ -68,7 +71,9 @@ final class HostTraffic {
           s.lastMillis = millis;
         });
     series.values().removeIf(s -> millis - s.lastMillis > UNCLAIMED_MILLIS);
-    now = seconds > 0 ? rates : Map.of();
+    if (!(seconds < MIN_SPAN_SECONDS)) { // a sampling at a stage's end may follow closely
+      now = seconds > 0 ? rates : Map.of();
+    }
   }
 
   /**

@@ -30,6 +30,11 @@ class HostTrafficTest {
     t.sample(3_000, traffic(25, 45));
     assertArrayEquals(new double[] {10, 0, 10, 0}, t.now().get("a"), 1e-9);
     assertArrayEquals(new double[] {0, 10, 0, 20}, t.now().get("b"), 1e-9);
+    t.sample(3_100, traffic(26, 45));
+    assertArrayEquals(
+        new double[] {10, 0, 10, 0}, t.now().get("a"), 1e-9, "a tenth of a second says little");
+    t.sample(4_100, traffic(46, 45));
+    assertArrayEquals(new double[] {10, 0, 20, 0}, t.now().get("a"), 1e-9);
   }
 
   @Test
