@@ -10,6 +10,7 @@ import static org.coflowshuffle.it.DifferentialRuns.assertPlaced;
 import static org.coflowshuffle.it.DifferentialRuns.plugin;
 import static org.coflowshuffle.it.DifferentialRuns.rddQueriesAnd;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -20,9 +21,13 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.coflowshuffle.cli.spark.TerasortCommand;
+import org.coflowshuffle.cli.spark.app.DecommissionApp;
 import org.coflowshuffle.coordinator.server.CoordinatorConf;
 import org.coflowshuffle.coordinator.server.CoordinatorServer;
 import org.junit.jupiter.api.BeforeAll;
@@ -109,6 +114,41 @@ class SparkPluginIT {
     runs.assertSameResults(run, "speculation");
     assertTrue(
         runs.pacedBytes(run) > 1_000_000, "remote shuffle blocks went through the paced fetch");
+  }
+
+  @Test
+  void anExecutorDecommissionedWithShuffleMigrationLosesNoMapOutput() throws Exception {
+    Path result = runs.work.resolve("decommission.json");
+    Files.deleteIfExists(result);
+    runs.submit(
+        DecommissionApp.class.getName(),
+        "decommission",
+        plugin(
+            Map.of(
+                "spark.ui.enabled", "false",
+                "spark.shuffle.readHostLocalDisk", "false",
+                "spark.decommission.enabled", "true",
+                "spark.storage.decommission.enabled", "true",
+                "spark.storage.decommission.shuffleBlocks.enabled", "true",
+                "spark.storage.decommission.rddBlocks.enabled", "false")),
+        true,
+        List.of(result.toString()));
+    JsonNode run = new ObjectMapper().readTree(result.toFile());
+    assertTrue(run.get("right").asBoolean(), "both reads' answers: " + run);
+    assertTrue(run.get("gone").asBoolean(), "the executor left: " + run);
+    assertEquals(0, run.get("recomputedMapTasks").asInt(), "its map output moved: " + run);
+    // The second read is placed anew, on the executors left.
+    Matcher placed =
+        Pattern.compile("shuffle \\[0\\] \\(4 reducers\\) placed by rpc on executors \\[([^]]*)\\]")
+            .matcher(Files.readString(runs.log("decommission")));
+    List<String> placements = new ArrayList<>();
+    while (placed.find()) {
+      placements.add(placed.group(1));
+    }
+    assertEquals(2, placements.size(), "placed for each read: " + placements);
+    assertFalse(
+        List.of(placements.get(1).split(", ")).contains(run.get("decommissioned").asText()),
+        "not on the executor that left: " + placements);
   }
 
   /** A standalone coordinator on a free port, serving loopback. */

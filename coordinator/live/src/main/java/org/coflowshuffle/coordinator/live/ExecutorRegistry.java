@@ -80,6 +80,10 @@ final class ExecutorRegistry {
     nics.remove(executorId);
   }
 
+  boolean has(String executorId) {
+    return executors.containsKey(executorId);
+  }
+
   boolean isEmpty() {
     return executors.isEmpty();
   }

@@ -233,7 +233,7 @@ public final class LiveCoordinator implements ShuffleCoordinator {
   public synchronized ShufflePlacement place(int shuffleId, int numMaps, int numReducers)
       throws PlacementUnavailable {
     ShufflePlacement done = placer.placed(shuffleId);
-    if (done != null) {
+    if (done != null && placer.onExecutorsHere(done)) {
       return done;
     }
     return placeTogether(new int[] {shuffleId}, new int[] {numMaps}, numReducers);
@@ -243,7 +243,8 @@ public final class LiveCoordinator implements ShuffleCoordinator {
    * Where the tasks of a stage reading the given shuffles run: one coflow of all their flows, whose
    * reducers are the stage's tasks (a task of coalesced partitions receives what all its reducers
    * do), decided at the first call once all their map outputs are known, then the same answer until
-   * one of them is {@linkplain #forget forgotten}.
+   * one of them is {@linkplain #forget forgotten} or an executor it names leaves (then it is made
+   * anew, on the executors left).
    *
    * @param shuffleIds the shuffles the stage reads, each partitioned into {@code tasks.reducers()}
    * @param numMaps per shuffle, its map tasks

@@ -94,6 +94,11 @@ final class StagePlacer {
     return placements.get(shuffleId);
   }
 
+  /** Whether every executor the placement names is still registered. */
+  boolean onExecutorsHere(ShufflePlacement placement) {
+    return placement.executorOfReducer().stream().allMatch(e -> executors.has(e.executorId()));
+  }
+
   /**
    * See {@link LiveCoordinator#placeTogether}; a new placement is added to the stages fetching.
    *
@@ -104,9 +109,9 @@ final class StagePlacer {
     int numReducers = tasks.reducers();
     List<Integer> key = Arrays.stream(shuffleIds).sorted().distinct().boxed().toList();
     ShufflePlacement done = groups.get(key);
-    if (done != null) {
-      return done;
-    }
+    if (done != null && onExecutorsHere(done)) {
+      return done; // read again, by a later job: where it was read before
+    } // else an executor it named left (decommissioned, lost): placed anew on those here now
     for (int i = 0; i < shuffleIds.length; i++) {
       outputs.checkComplete(shuffleIds[i], numMaps[i], numReducers);
     }

@@ -227,6 +227,15 @@ class LiveCoordinatorTest {
   }
 
   @Test
+  void aShuffleReadAgainIsPlacedAnewWhenAnExecutorItsPlacementNamedLeft() throws Exception {
+    LiveCoordinator c = aFastCoreFetching(new double[1]);
+    c.fetchFinished(1);
+    assertSame(c.place(1, 1, 1), c.place(1, 1, 1), "read again: where it was read before");
+    c.executorRemoved("1"); // decommissioned: its shuffle files moved, or lost
+    assertEquals("2", c.place(1, 1, 1).executorOf(0).executorId(), "on the executor left");
+  }
+
+  @Test
   void eachMachinesTrafficIsThePlannedRateAndTheBytesDeliveredEachWay() throws Exception {
     double[] clock = {0};
     LiveCoordinator c = aFastCoreFetching(clock);
