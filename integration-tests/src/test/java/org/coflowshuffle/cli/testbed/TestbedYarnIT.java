@@ -33,8 +33,11 @@ import org.coflowshuffle.cli.spark.TerasortCommand;
 import org.coflowshuffle.cli.spark.app.TerasortApp;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
 
 /**
  * Real YARN on a three-host testbed (needs root, as CI has): a ResourceManager, a NodeManager per
@@ -43,6 +46,7 @@ import org.junit.jupiter.api.TestInstance;
  * so it never touches a testbed someone has up.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class TestbedYarnIT {
 
   private static final int EXECUTOR_MB = 640;
@@ -222,15 +226,17 @@ class TestbedYarnIT {
     Path result = work.resolve("pushed.json");
     Files.deleteIfExists(result);
     Path log = work.resolve("pushed.log");
-    // Spark pushes blocks of at most 1 MiB and waits for pushes only above 500 MB of shuffle: the
-    // test's blocks of about 1 MiB are pushed, and merged before the reducers start.
+    // Spark pushes blocks of at most 1 MiB, waits for pushes only above 500 MB of shuffle, and
+    // merges only with as many merger hosts as it wants (one per reducer here) or 5: the test's
+    // blocks of about 1 MiB are pushed, merged before the reducers start, on any 1 host or more.
     Map<String, String> push =
         Map.of(
             "spark.shuffle.push.enabled", "true",
             "spark.serializer", "org.apache.spark.serializer.KryoSerializer",
             "spark.shuffle.push.maxBlockSizeToPush", "16m",
             "spark.shuffle.push.minShuffleSizeToWait", "0",
-            "spark.shuffle.push.minCompletedPushRatio", "1.0");
+            "spark.shuffle.push.minCompletedPushRatio", "1.0",
+            "spark.shuffle.push.mergersMinStaticThreshold", "1");
     assertEquals(0, submit(true, push).run(sortArgs("pushed", result), log), "see " + log);
     JsonNode job = json.readTree(result.toFile()).get("jobs").get(0);
     assertTrue(job.get("valid").asBoolean(), job.toString());
@@ -259,6 +265,7 @@ class TestbedYarnIT {
   }
 
   @Test
+  @Order(Integer.MAX_VALUE) // last: the node stays down, and later jobs would wait for it
   void aNodeManagerKilledMidJobLosesNoOutput() throws Exception {
     Path result = work.resolve("killed.json");
     Files.deleteIfExists(result);
