@@ -130,7 +130,9 @@ class SparkPluginIT {
                 "spark.decommission.enabled", "true",
                 "spark.storage.decommission.enabled", "true",
                 "spark.storage.decommission.shuffleBlocks.enabled", "true",
-                "spark.storage.decommission.rddBlocks.enabled", "false")),
+                "spark.storage.decommission.rddBlocks.enabled", "false",
+                // it looks for blocks left to move every 30 s by default, then leaves
+                "spark.storage.decommission.replicationReattemptInterval", "1s")),
         true,
         List.of(result.toString()));
     JsonNode run = new ObjectMapper().readTree(result.toFile());
