@@ -35,7 +35,7 @@ final class TerasortRuns {
 
   /** The line the driver plugin logs every 10 s and at its end on each machine's link. */
   private static final Pattern LINKS =
-      Pattern.compile("coflow: link estimates \\(MB/s in/out\\): (.*)$");
+      Pattern.compile("coflow: link estimates \\(MB/s in/out[^)]*\\): (.*)$");
 
   /** The line the driver plugin logs at its end on the rates it planned. */
   private static final Pattern LINK_USE =
@@ -145,8 +145,14 @@ final class TerasortRuns {
       List<String> lines = Files.readAllLines(log);
       r.put("pacedBytes", pacedBytes(lines));
       r.put("peakLinkUse", peakLinkUse(lines));
-      ObjectNode links = r.putObject("hostBandwidth");
-      measuredLinks(lines).forEach((m, io) -> links.putArray(m).add(io[0]).add(io[1]));
+      ObjectNode left = r.putObject("hostBandwidth");
+      ObjectNode links = r.putObject("linkBandwidth");
+      measuredLinks(lines)
+          .forEach(
+              (m, io) -> {
+                left.putArray(m).add(io[0]).add(io[1]);
+                links.putArray(m).add(io[2]).add(io[3]);
+              });
     }
     return r;
   }
@@ -180,8 +186,9 @@ final class TerasortRuns {
   }
 
   /**
-   * Per machine, the link the coordinator measured in and out (MB/s), from the last such line of
-   * the driver's log; empty where links were configured.
+   * Per machine, what the coordinator took its links to leave for shuffles in and out (MB/s), then
+   * the links themselves (the same where the line does not say), from the last such line of the
+   * driver's log; empty where links were configured.
    */
   static Map<String, double[]> measuredLinks(List<String> driverLog) {
     Map<String, double[]> links = new java.util.TreeMap<>();
@@ -190,10 +197,15 @@ final class TerasortRuns {
       if (m.find()) {
         links.clear();
         for (String entry : m.group(1).split(", ")) {
-          String[] parts = entry.trim().split(" ");
-          String[] inOut = parts[parts.length - 1].split("/");
+          String[] parts = entry.trim().split(" "); // h1 1.14/1.18 [of 1.19/1.19]
+          String[] left = parts[1].split("/");
+          String[] link = parts[parts.length - 1].split("/");
           links.put(
-              parts[0], new double[] {Double.parseDouble(inOut[0]), Double.parseDouble(inOut[1])});
+              parts[0],
+              new double[] {
+                Double.parseDouble(left[0]), Double.parseDouble(left[1]),
+                Double.parseDouble(link[0]), Double.parseDouble(link[1])
+              });
         }
       }
     }

@@ -348,6 +348,7 @@ public final class TerasortYarnCommand implements Command {
         n.put("pacedBytes", r.get("pacedBytes").asLong());
         n.put("peakLinkUse", r.get("peakLinkUse").asDouble());
         n.set("hostBandwidth", r.get("hostBandwidth"));
+        n.set("linkBandwidth", r.get("linkBandwidth"));
       }
       var hosts = n.putArray("reduceHosts");
       r.get("jobs").forEach(j -> hosts.add(j.get("reduceHosts")));
@@ -429,22 +430,18 @@ public final class TerasortYarnCommand implements Command {
         "rpc reduce tasks where the coordinator placed them: %.1f%%%n",
         100 * summary.get("placementMatch").asDouble());
     for (String name : results.keySet()) {
-      JsonNode links = summary.get(name).path("hostBandwidth");
-      if (links.size() > 0) {
-        StringBuilder line = new StringBuilder();
-        links
-            .fields()
-            .forEachRemaining(
-                e ->
-                    line.append(line.length() == 0 ? "" : ", ")
-                        .append(
-                            String.format(
-                                Locale.ROOT,
-                                "%s %.2f/%.2f",
-                                e.getKey(),
-                                e.getValue().get(0).asDouble(),
-                                e.getValue().get(1).asDouble())));
-        out.printf(Locale.ROOT, "%-11s link estimates (MB/s in/out): %s%n", name, line);
+      JsonNode run = summary.get(name);
+      if (run.path("hostBandwidth").size() > 0) {
+        out.printf(
+            Locale.ROOT,
+            "%-11s link estimates (MB/s in/out): %s%n",
+            name,
+            perHost(run.path("linkBandwidth")));
+        out.printf(
+            Locale.ROOT,
+            "%-11s left for shuffles (MB/s in/out): %s%n",
+            "",
+            perHost(run.path("hostBandwidth")));
       }
     }
     if (summary.properties().stream()
@@ -463,5 +460,23 @@ public final class TerasortYarnCommand implements Command {
       }
       out.printf(Locale.ROOT, "%-11s tc allows (MB/s in/out): %s%n", "", line);
     }
+  }
+
+  /** E.g. {@code h1 1.19/1.19, h2 1.18/1.19}: a JSON object of [in, out] per host. */
+  private static String perHost(JsonNode links) {
+    StringBuilder line = new StringBuilder();
+    links
+        .fields()
+        .forEachRemaining(
+            e ->
+                line.append(line.length() == 0 ? "" : ", ")
+                    .append(
+                        String.format(
+                            Locale.ROOT,
+                            "%s %.2f/%.2f",
+                            e.getKey(),
+                            e.getValue().get(0).asDouble(),
+                            e.getValue().get(1).asDouble())));
+    return line.toString();
   }
 }

@@ -4,6 +4,7 @@
  */
 package org.coflowshuffle.cli.spark;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -116,5 +117,20 @@ class TerasortCommandTest {
                     + " (h3 in) of a host's link")),
         1e-9);
     assertTrue(Double.isNaN(TerasortRuns.peakLinkUse(List.of("no such line"))));
+  }
+
+  @Test
+  void theLinksComeFromTheDriversLastLineLeftThenWhole() {
+    Map<String, double[]> links =
+        TerasortRuns.measuredLinks(
+            List.of(
+                "26/11/28 INFO CoflowDriverPlugin: coflow: link estimates (MB/s in/out left for"
+                    + " shuffles, of the link's): h1 9.00/9.00 of 9.00/9.00",
+                "26/11/28 INFO CoflowDriverPlugin: coflow: link estimates (MB/s in/out left for"
+                    + " shuffles, of the link's): h1 1.14/1.18 of 1.19/1.20, h5 0.59/0.60"));
+    assertEquals(List.of("h1", "h5"), List.copyOf(links.keySet()));
+    assertArrayEquals(new double[] {1.14, 1.18, 1.19, 1.20}, links.get("h1"));
+    assertArrayEquals(new double[] {0.59, 0.60, 0.59, 0.60}, links.get("h5"), "no other traffic");
+    assertTrue(TerasortRuns.measuredLinks(List.of("no such line")).isEmpty());
   }
 }

@@ -22,6 +22,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -107,12 +108,13 @@ class TestbedYarnIT {
     return submit(plugin, Map.of());
   }
 
-  private SparkSubmit submit(boolean plugin, Map<String, String> more) {
+  private SparkSubmit submit(boolean plugin, Map<String, String> more, String... unset) {
     Map<String, String> conf = new LinkedHashMap<>();
     conf.put("spark.ui.enabled", "false");
     conf.putAll(yarn.sparkConf(spark, hosts.size(), 1, EXECUTOR_MB));
     conf.putAll(TestbedYarn.serviceConf());
     conf.putAll(more);
+    conf.keySet().removeAll(List.of(unset));
     if (plugin) {
       conf.put("spark.shuffle.manager", "org.coflowshuffle.spark.CoflowShuffleManager");
       conf.put("spark.plugins", "org.coflowshuffle.spark.CoflowPlugin");
@@ -211,6 +213,56 @@ class TestbedYarnIT {
     assertTrue(
         pacedBytes() - before > 1_000_000,
         "shuffle blocks came paced from the NodeManagers' service: " + (pacedBytes() - before));
+  }
+
+  /**
+   * Spark's own YARN shuffle service ({@code spark_shuffle}): its jar comes only with Spark's
+   * binary distribution (not with Maven Central or PyPI), so the NodeManagers' coflow service
+   * stands for it, with its paced port not named to the plugin. It serves blocks through Spark's
+   * own handler, as Spark's service does: the plugin places the reducers, and each executor says
+   * once that Spark fetches its blocks unpaced.
+   */
+  @Test
+  void withSparksOwnShuffleServiceReducersArePlacedAndFetchedUnpacedWithOneLine() throws Exception {
+    long before = pacedBytes();
+    Path result = work.resolve("unpaced.json");
+    Files.deleteIfExists(result);
+    Path log = work.resolve("unpaced.log");
+    Map<String, Long> saidBefore = unpacedLines();
+    assertEquals(
+        0,
+        submit(true, Map.of(), "spark.coflow.shuffleService.port")
+            .run(sortArgs("unpaced", result), log),
+        "see " + log);
+    JsonNode job = json.readTree(result.toFile()).get("jobs").get(0);
+    assertTrue(job.get("valid").asBoolean(), job.toString());
+    assertEquals(3, job.get("placedTasksMatched").asInt(), "reduce tasks ran where placed");
+    assertEquals(0, pacedBytes() - before, "Spark fetched every block itself");
+    Map<String, Long> said = unpacedLines();
+    said.keySet().removeAll(saidBefore.keySet());
+    assertFalse(said.isEmpty(), "the executors said why");
+    said.forEach((f, n) -> assertEquals(1, n, "one line per executor: " + f));
+  }
+
+  /**
+   * Per container log, how many times it says the external shuffle service's fetches go unpaced.
+   */
+  private Map<String, Long> unpacedLines() throws IOException {
+    Map<String, Long> said = new TreeMap<>();
+    for (Path f : containerLogs()) {
+      try {
+        long n =
+            Files.readAllLines(f).stream()
+                .filter(l -> l.contains("the external shuffle service serves them"))
+                .count();
+        if (n > 0) {
+          said.put(f.toString(), n);
+        }
+      } catch (NoSuchFileException e) {
+        continue; // deleted since the walk
+      }
+    }
+    return said;
   }
 
   /**

@@ -41,6 +41,9 @@ import org.slf4j.LoggerFactory;
 public final class CoflowDriverPlugin implements DriverPlugin {
 
   private static final Logger LOG = LoggerFactory.getLogger(CoflowDriverPlugin.class);
+
+  private static final String LINKS_LINE =
+      "coflow: link estimates (MB/s in/out left for shuffles, of the link's): {}";
   private static volatile ShuffleCoordinator current;
 
   /** How often the log shows what each fetching stage has left and its rates. */
@@ -118,7 +121,7 @@ public final class CoflowDriverPlugin implements DriverPlugin {
           lines.forEach(line -> LOG.info("coflow: fetching {}", line));
           Map<String, double[]> links = coordinator.linkEstimates();
           if (!lines.isEmpty() && !links.isEmpty()) {
-            LOG.info("coflow: link estimates (MB/s in/out): {}", linksLine(links));
+            LOG.info(LINKS_LINE, linksLine(links));
           }
         },
         STATUS_SECONDS,
@@ -362,7 +365,7 @@ public final class CoflowDriverPlugin implements DriverPlugin {
     }
     Map<String, double[]> links = c == null ? Map.of() : c.linkEstimates();
     if (!links.isEmpty()) {
-      LOG.info("coflow: link estimates (MB/s in/out): {}", linksLine(links));
+      LOG.info(LINKS_LINE, linksLine(links));
     }
     PreferredLocationsHook.uninstall();
     if (current instanceof AutoCloseable link) {
@@ -375,14 +378,21 @@ public final class CoflowDriverPlugin implements DriverPlugin {
     current = null;
   }
 
-  /** E.g. {@code h1 1.19/1.19, h5 0.59/0.60}: per machine, MB/s in/out. */
+  /**
+   * E.g. {@code h1 1.14/1.18 of 1.19/1.19, h5 0.59/0.60}: per machine, MB/s in/out left for
+   * shuffles, then of what links (other traffic included) where known.
+   */
   static String linksLine(Map<String, double[]> links) {
     StringBuilder s = new StringBuilder();
     new java.util.TreeMap<>(links)
         .forEach(
-            (m, v) ->
-                s.append(s.length() == 0 ? "" : ", ")
-                    .append(String.format(Locale.ROOT, "%s %.2f/%.2f", m, v[0] / 1e6, v[1] / 1e6)));
+            (m, v) -> {
+              s.append(s.length() == 0 ? "" : ", ")
+                  .append(String.format(Locale.ROOT, "%s %.2f/%.2f", m, v[0] / 1e6, v[1] / 1e6));
+              if (v.length >= 4) {
+                s.append(String.format(Locale.ROOT, " of %.2f/%.2f", v[2] / 1e6, v[3] / 1e6));
+              }
+            });
     return s.toString();
   }
 

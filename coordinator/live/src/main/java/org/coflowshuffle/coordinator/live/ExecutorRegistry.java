@@ -195,8 +195,8 @@ final class ExecutorRegistry {
 
   /**
    * Per machine with a registered executor whose link is measured or taken from its NIC, the
-   * bandwidth it is taken to carry each way, bytes per second (see {@link
-   * LinkEstimates#estimates}).
+   * bandwidth it is taken to leave for shuffles each way, then to carry in all, bytes per second
+   * (see {@link LinkEstimates#estimates}).
    */
   Map<String, double[]> measured() {
     Map<String, double[]> out = new TreeMap<>(estimates.estimates());

@@ -4,8 +4,10 @@
  */
 package org.coflowshuffle.coordinator.live;
 
+import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.HashSet;
+import java.util.Iterator;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -31,6 +33,10 @@ import java.util.TreeMap;
  * delivered what a plan filling it asked, {@link #CARRIED_TO_PROBE} windows in a row, may carry
  * more: for one window the plan gets {@link #PROBE_GAIN} times the estimate, which rises to what
  * the link carried if that was more.
+ *
+ * <p>What a link carried in a window is the most its interface counted over any {@link #PEAK_SPAN}
+ * ending in it, not the window's mean: flows start and end within a window, so the mean of one a
+ * shuffle half filled tells less of the link than its busiest stretch does.
  *
  * <p>What an interface carried beyond the flows' bytes is other traffic (another application, a
  * backup, the machine's storage traffic): averaged over the last {@link #OTHER_WINDOWS} windows, it
@@ -67,6 +73,12 @@ final class LinkEstimates {
    */
   static final double PAYLOAD = 0.95;
 
+  /**
+   * Seconds over which an interface's busiest stretch is measured: long enough that a shaper's
+   * burst (tens of milliseconds of the link) adds little to it.
+   */
+  static final double PEAK_SPAN = 2.0;
+
   /** Interface counts closer than this are one count (several executors on one machine). */
   private static final double SAME_COUNT_SECONDS = 0.5;
 
@@ -81,6 +93,8 @@ final class LinkEstimates {
 
   static final int IN = 0;
   static final int OUT = 1;
+  static final int LINK_IN = 2;
+  static final int LINK_OUT = 3;
 
   /** One direction of one machine's link. */
   private static final class Link {
@@ -95,6 +109,7 @@ final class LinkEstimates {
     double deliveredBytes;
     double countedBytes; // what the interface carried this window, payload
     double countedSeconds; // over how long (0: not counted)
+    double peak; // the most it carried over a PEAK_SPAN ending this window, payload per second
     final double[] others = new double[OTHER_WINDOWS];
     int otherWindows;
     final Set<String> peers = new HashSet<>(); // machines at the other end this window
@@ -131,8 +146,11 @@ final class LinkEstimates {
     }
   }
 
-  /** A machine's last interface count: when (seconds), bytes received, bytes sent. */
-  private final Map<String, double[]> counts = new TreeMap<>();
+  /**
+   * A machine's last interface counts, oldest first, over about two {@link #PEAK_SPAN}s: when
+   * (seconds), bytes received, bytes sent.
+   */
+  private final Map<String, ArrayDeque<double[]>> counts = new TreeMap<>();
 
   private final Map<String, Link[]> links = new TreeMap<>();
   private double windowStart = Double.NaN;
@@ -222,11 +240,11 @@ final class LinkEstimates {
    * @return whether an estimate the schemes plan with changed (see {@link #tick})
    */
   boolean counted(String machine, double seconds, double received, double sent, double now) {
-    double[] last = counts.get(machine);
+    ArrayDeque<double[]> history = counts.computeIfAbsent(machine, m -> new ArrayDeque<>());
+    double[] last = history.peekLast();
     if (last != null && seconds < last[0] + SAME_COUNT_SECONDS) {
       return tick(now);
     }
-    counts.put(machine, new double[] {seconds, received, sent});
     if (last != null
         && seconds - last[0] <= STALE_COUNT_SECONDS
         && received >= last[1]
@@ -236,6 +254,23 @@ final class LinkEstimates {
       pair[OUT].countedBytes += (sent - last[2]) * PAYLOAD;
       pair[IN].countedSeconds += seconds - last[0];
       pair[OUT].countedSeconds += seconds - last[0];
+      for (Iterator<double[]> older = history.descendingIterator(); older.hasNext(); ) {
+        double[] o = older.next();
+        double span = seconds - o[0];
+        if (span >= PEAK_SPAN) {
+          if (span <= 1.5 * PEAK_SPAN) { // counts further apart say nothing of a busy stretch
+            pair[IN].peak = Math.max(pair[IN].peak, (received - o[1]) * PAYLOAD / span);
+            pair[OUT].peak = Math.max(pair[OUT].peak, (sent - o[2]) * PAYLOAD / span);
+          }
+          break;
+        }
+      }
+    } else {
+      history.clear(); // the first count, one after a gap, or counters that restarted
+    }
+    history.addLast(new double[] {seconds, received, sent});
+    while (seconds - history.peekFirst()[0] > 2 * PEAK_SPAN) {
+      history.removeFirst();
     }
     return tick(now);
   }
@@ -273,11 +308,13 @@ final class LinkEstimates {
           carried = l.countedBytes / l.countedSeconds;
           l.others[l.otherWindows++ % OTHER_WINDOWS] = Math.max(0, carried - delivered);
         }
-        measure(l, l.plannedBytes / length, delivered, carried, limits(l, 1 - d));
+        double shown = Math.max(carried, l.peak);
+        measure(l, l.plannedBytes / length, delivered, shown, limits(l, 1 - d));
         l.plannedBytes = 0;
         l.deliveredBytes = 0;
         l.countedBytes = 0;
         l.countedSeconds = 0;
+        l.peak = 0;
         changed |= l.effective() != before;
       }
     }
@@ -320,7 +357,8 @@ final class LinkEstimates {
 
   /**
    * One window of a link: its flows were planned {@code planned} and delivered {@code delivered}
-   * bytes per second; the link carried {@code carried} in all (other traffic with them).
+   * bytes per second; the link carried {@code carried} in all (other traffic with them) in its
+   * busiest stretch.
    */
   private static void measure(
       Link l, double planned, double delivered, double carried, boolean limits) {
@@ -359,13 +397,18 @@ final class LinkEstimates {
   }
 
   /**
-   * Per machine, the bandwidth each way (in, out) its links have shown they carry, or their nominal
-   * speed where not measured below it, less the other traffic they carry: what they leave for
-   * shuffles, bytes per second.
+   * Per machine, the bandwidth each way its links have shown they carry, or their nominal speed
+   * where not measured below it, less the other traffic they carry: what they leave for shuffles,
+   * bytes per second in and out (at {@link #IN} and {@link #OUT}); then the links themselves, other
+   * traffic included (at {@link #LINK_IN} and {@link #LINK_OUT}).
    */
   Map<String, double[]> estimates() {
     Map<String, double[]> out = new TreeMap<>();
-    links.forEach((m, l) -> out.put(m, new double[] {l[IN].left(), l[OUT].left()}));
+    links.forEach(
+        (m, l) ->
+            out.put(
+                m,
+                new double[] {l[IN].left(), l[OUT].left(), l[IN].estimate(), l[OUT].estimate()}));
     return out;
   }
 }

@@ -183,7 +183,8 @@ public final class LiveCoordinator implements ShuffleCoordinator {
   /**
    * Per machine whose link no setting gives, or whose link is measured, the bandwidth its links
    * leave for shuffles each way (in, out), bytes per second: what they have shown they carry (the
-   * NIC's speed until measured) less the other traffic they carry; what the schemes plan with.
+   * NIC's speed until measured) less the other traffic they carry; what the schemes plan with. Then
+   * (at 2 and 3) what they have shown they carry, other traffic included.
    */
   @Override
   public synchronized Map<String, double[]> linkEstimates() {

@@ -144,7 +144,8 @@ public interface ShuffleCoordinator {
 
   /**
    * Per machine whose link is measured, the bandwidth it leaves for shuffles each way (in, out),
-   * bytes per second; empty where links are configured or measured elsewhere.
+   * bytes per second, then (where known) the link's each way, other traffic included; empty where
+   * links are configured or measured elsewhere.
    */
   default Map<String, double[]> linkEstimates() {
     return Map.of();

@@ -235,4 +235,30 @@ class LinkEstimatesTest {
     assertEquals(1.19 * MB, l.estimates().get("a")[LinkEstimates.OUT], 1e-6, "not a's");
     assertEquals(1.19 * MB, l.estimates().get("c")[LinkEstimates.OUT], 1e-6, "not c's");
   }
+
+  @Test
+  void aLinkIsTakenAtItsBusiestStretchNotAtAWindowsMean() {
+    LinkEstimates l = new LinkEstimates();
+    l.nicSpeed("a", 1250 * MB); // veths that say 10 Gbit/s; a's link carries 1.19 MB/s
+    l.nicSpeed("b", 1250 * MB);
+    l.counted("a", 0, 0, 0, 0);
+    l.counted("b", 0, 0, 0, 0);
+    double sent = 0;
+    for (int w = 0; w < 4; w++) { // flows busy from the middle of one window to that of the next
+      double planned = l.effective("a", LinkEstimates.OUT);
+      l.planned(w * W, Map.of("a", new double[] {0, planned}, "b", new double[] {planned, 0}));
+      for (int s = 1; s <= W; s++) {
+        double t = w * W + s;
+        double bytes = t == 2 || t == 3 || t == 6 || t == 7 ? 1.19 * MB : 0;
+        l.delivered("a", "b", bytes);
+        sent += bytes / LinkEstimates.PAYLOAD;
+        l.counted("a", t, 0, sent, t);
+        l.counted("b", t, sent, 0, t);
+      }
+    }
+    assertEquals(0.60 * MB, 1.19 * MB / W, 0.01 * MB, "no window carried more than this");
+    assertEquals(
+        1.19 * MB, l.estimates().get("a")[LinkEstimates.LINK_OUT], 1e-6, "its busiest 2 s");
+    assertEquals(1.19 * MB, l.estimates().get("a")[LinkEstimates.OUT], 1e-6, "no other traffic");
+  }
 }
