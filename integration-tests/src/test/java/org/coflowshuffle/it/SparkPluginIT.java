@@ -24,10 +24,12 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.coflowshuffle.cli.spark.TerasortCommand;
 import org.coflowshuffle.cli.spark.app.DecommissionApp;
+import org.coflowshuffle.cli.spark.app.SqlWorkloadApp;
 import org.coflowshuffle.coordinator.server.CoordinatorConf;
 import org.coflowshuffle.coordinator.server.CoordinatorServer;
 import org.junit.jupiter.api.BeforeAll;
@@ -68,6 +70,52 @@ class SparkPluginIT {
         p.get("sql join (AQE on)").get("reduceTasks").asInt()
             < p.get("sql join (AQE off)").get("reduceTasks").asInt(),
         "AQE coalesced the join's partitions, so its tasks read runs of reducers: " + p);
+  }
+
+  /**
+   * Many SQL queries with adaptive execution at Spark's defaults: results as stock, and every stage
+   * that reads a shuffle either placed, read where its map output is (a join turned into a
+   * broadcast join), or split by adaptive execution (skew), never left for a fault. Prints the
+   * fraction placed.
+   */
+  @Test
+  void aSqlWorkloadOfManyQueriesGivesStockResultsAndItsShuffleReadsArePlaced() throws Exception {
+    JsonNode stock = sqlWorkload("stock", Map.of(), false);
+    JsonNode run = sqlWorkload("plugin", plugin(Map.of()), true);
+    assertEquals(SqlWorkloadApp.QUERIES.size(), stock.get("results").size(), "every query ran");
+    assertEquals(stock.get("results"), run.get("results"), "results as stock");
+    long placed = run.get("placed").asLong();
+    Map<String, Long> kept = new TreeMap<>();
+    run.get("keptSpark")
+        .fields()
+        .forEachRemaining(e -> kept.put(e.getKey(), e.getValue().asLong()));
+    long reads = run.get("shuffleReads").asLong();
+    System.out.printf(
+        "SQL workload, %d queries: %d stages read a shuffle; %d placed (%.0f%%), kept Spark's: %s%n",
+        SqlWorkloadApp.QUERIES.size(), reads, placed, 100.0 * placed / reads, kept);
+    assertTrue(placed > 0, "placed: " + placed);
+    kept.keySet().removeAll(List.of("localRead", "sparkRead"));
+    kept.values().removeIf(n -> n == 0);
+    assertTrue(kept.isEmpty(), "no stage kept Spark's placement for another cause: " + kept);
+    assertTrue(
+        placed
+                + run.get("keptSpark").path("localRead").asLong()
+                + run.get("keptSpark").path("sparkRead").asLong()
+            <= reads,
+        "at most one placement or reason per stage reading a shuffle");
+  }
+
+  private JsonNode sqlWorkload(String name, Map<String, String> conf, boolean pluginJar)
+      throws Exception {
+    Path result = work.resolve("sql-workload-" + name + ".json");
+    Files.deleteIfExists(result);
+    runs.submit(
+        SqlWorkloadApp.class.getName(),
+        "sql-workload-" + name,
+        conf,
+        pluginJar,
+        List.of(result.toString()));
+    return json.readTree(result.toFile());
   }
 
   @Test

@@ -195,15 +195,24 @@ class TestbedYarnIT {
     return sum;
   }
 
+  /**
+   * Sorts the input once as {@code submit} says, its result in {@code NAME.json} and its log in
+   * {@code NAME.log}; checks that it succeeded with valid output, and returns the job's result.
+   */
+  private JsonNode sortOnce(String name, SparkSubmit submit) throws Exception {
+    Path result = work.resolve(name + ".json");
+    Files.deleteIfExists(result);
+    Path log = work.resolve(name + ".log");
+    assertEquals(0, submit.run(sortArgs(name, result), log), "see " + log);
+    JsonNode job = json.readTree(result.toFile()).get("jobs").get(0);
+    assertTrue(job.get("valid").asBoolean(), job.toString());
+    return job;
+  }
+
   @Test
   void terasortIsPlacedAndFetchedPacedFromTheNodeManagersService() throws Exception {
     long before = pacedBytes();
-    Path result = work.resolve("placed.json");
-    Files.deleteIfExists(result);
-    Path log = work.resolve("placed.log");
-    assertEquals(0, submit(true).run(sortArgs("placed", result), log), "see " + log);
-    JsonNode job = json.readTree(result.toFile()).get("jobs").get(0);
-    assertTrue(job.get("valid").asBoolean(), job.toString());
+    JsonNode job = sortOnce("placed", submit(true));
     assertEquals(3, job.get("reduceTasks").asInt());
     assertEquals(3, job.get("placedTasksMatched").asInt(), "reduce tasks ran where placed");
     double fetch = job.get("fetchSeconds").asDouble();
@@ -225,17 +234,8 @@ class TestbedYarnIT {
   @Test
   void withSparksOwnShuffleServiceReducersArePlacedAndFetchedUnpacedWithOneLine() throws Exception {
     long before = pacedBytes();
-    Path result = work.resolve("unpaced.json");
-    Files.deleteIfExists(result);
-    Path log = work.resolve("unpaced.log");
     Map<String, Long> saidBefore = unpacedLines();
-    assertEquals(
-        0,
-        submit(true, Map.of(), "spark.coflow.shuffleService.port")
-            .run(sortArgs("unpaced", result), log),
-        "see " + log);
-    JsonNode job = json.readTree(result.toFile()).get("jobs").get(0);
-    assertTrue(job.get("valid").asBoolean(), job.toString());
+    JsonNode job = sortOnce("unpaced", submit(true, Map.of(), "spark.coflow.shuffleService.port"));
     assertEquals(3, job.get("placedTasksMatched").asInt(), "reduce tasks ran where placed");
     assertEquals(0, pacedBytes() - before, "Spark fetched every block itself");
     Map<String, Long> said = unpacedLines();
@@ -275,9 +275,6 @@ class TestbedYarnIT {
   @Test
   void withPushBasedShuffleSparkPlacesAndFetchesMergedBlocksAndSaysSoOnce() throws Exception {
     long before = pacedBytes();
-    Path result = work.resolve("pushed.json");
-    Files.deleteIfExists(result);
-    Path log = work.resolve("pushed.log");
     // Spark pushes blocks of at most 1 MiB, waits for pushes only above 500 MB of shuffle, and
     // merges only with as many merger hosts as it wants (one per reducer here) or 5: the test's
     // blocks of about 1 MiB are pushed, merged before the reducers start, on any 1 host or more.
@@ -289,9 +286,8 @@ class TestbedYarnIT {
             "spark.shuffle.push.minShuffleSizeToWait", "0",
             "spark.shuffle.push.minCompletedPushRatio", "1.0",
             "spark.shuffle.push.mergersMinStaticThreshold", "1");
-    assertEquals(0, submit(true, push).run(sortArgs("pushed", result), log), "see " + log);
-    JsonNode job = json.readTree(result.toFile()).get("jobs").get(0);
-    assertTrue(job.get("valid").asBoolean(), job.toString());
+    JsonNode job = sortOnce("pushed", submit(true, push));
+    Path log = work.resolve("pushed.log");
     String driver = Files.readString(log);
     assertEquals(
         1,

@@ -23,6 +23,7 @@ import org.apache.spark.Partition;
 import org.apache.spark.ShuffleDependency;
 import org.apache.spark.SparkEnv;
 import org.coflowshuffle.coordinator.live.PlacementUnavailable;
+import org.coflowshuffle.coordinator.live.PlacementUnavailable.Cause;
 import org.coflowshuffle.coordinator.live.ReduceTaskRanges;
 import org.coflowshuffle.coordinator.live.ShuffleCoordinator;
 import org.coflowshuffle.coordinator.live.ShufflePlacement;
@@ -221,17 +222,19 @@ final class ReducerPlacer implements BiFunction<Object, Object, Object> {
   private void warnOnce(List<Integer> shuffles, Exception why) {
     if (logged.add(shuffles)) {
       keptSpark.accept(cause(why));
-      LOG.warn(
-          "coflow: shuffle {} keeps Spark's reducer placement: {}",
-          shuffles.size() == 1 ? shuffles.get(0) : shuffles,
-          why.getMessage());
+      Object named = shuffles.size() == 1 ? shuffles.get(0) : shuffles;
+      if (why instanceof PlacementUnavailable u && u.cause() == Cause.LOCAL_READ) {
+        LOG.info("coflow: shuffle {} needs no placement: {}", named, why.getMessage());
+      } else {
+        LOG.warn("coflow: shuffle {} keeps Spark's reducer placement: {}", named, why.getMessage());
+      }
     }
   }
 
   /**
    * What kept a placement from being made, as metrics name it: {@code mapOutput}, {@code
-   * noExecutors}, {@code scheme}, {@code sparkRead}, {@code coordinator} (see {@link
-   * PlacementUnavailable.Cause}), or {@code error} for a failure of ours.
+   * noExecutors}, {@code scheme}, {@code sparkRead}, {@code localRead}, {@code coordinator} (see
+   * {@link PlacementUnavailable.Cause}), or {@code error} for a failure of ours.
    */
   static String cause(Exception why) {
     if (!(why instanceof PlacementUnavailable u)) {

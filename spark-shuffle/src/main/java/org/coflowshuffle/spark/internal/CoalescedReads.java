@@ -14,7 +14,9 @@ import org.apache.spark.NarrowDependency;
 import org.apache.spark.OneToOneDependency;
 import org.apache.spark.Partition;
 import org.apache.spark.rdd.RDD;
+import org.apache.spark.sql.execution.CoalescedMapperPartitionSpec;
 import org.apache.spark.sql.execution.CoalescedPartitionSpec;
+import org.apache.spark.sql.execution.PartialMapperPartitionSpec;
 import org.apache.spark.sql.execution.ShufflePartitionSpec;
 import org.apache.spark.sql.execution.ShuffledRowRDD;
 import org.apache.spark.sql.execution.ShuffledRowRDDPartition;
@@ -30,8 +32,9 @@ import scala.jdk.javaapi.CollectionConverters;
  * coalesced into one task, which is what the coordinator must place, since Spark runs the task
  * where any of its reducers prefers.
  *
- * <p>Reads it cannot place are refused with the reason: skew-join splits and the local shuffle
- * reader divide by map output, which Spark places by where the map output is.
+ * <p>Reads it cannot place are refused with the reason: skew-join splits divide a reducer by map
+ * output, which Spark places by where the map output is; the local shuffle reader reads where the
+ * map output is, so no flow crosses the network and there is nothing to place.
  */
 public final class CoalescedReads {
 
@@ -89,12 +92,19 @@ public final class CoalescedReads {
     int next = 0;
     for (int p = 0; p < parts.length; p++) {
       ShufflePartitionSpec spec = ((ShuffledRowRDDPartition) parts[p]).spec();
+      if (spec instanceof PartialMapperPartitionSpec
+          || spec instanceof CoalescedMapperPartitionSpec) {
+        throw new PlacementUnavailable(
+            Cause.LOCAL_READ,
+            "adaptive execution's local shuffle reader reads it where its map output is (a join"
+                + " turned into a broadcast join): no flow crosses the network to place");
+      }
       if (!(spec instanceof CoalescedPartitionSpec c)) {
         throw new PlacementUnavailable(
             Cause.SPARK_READ,
             "adaptive execution reads it by map output ("
                 + spec.getClass().getSimpleName()
-                + ": a skew-join split or the local shuffle reader), which Spark places itself");
+                + "), which Spark places itself");
       }
       if (c.startReducerIndex() < next) {
         throw new PlacementUnavailable(

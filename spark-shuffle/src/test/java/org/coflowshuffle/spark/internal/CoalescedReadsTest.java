@@ -7,6 +7,7 @@ package org.coflowshuffle.spark.internal;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.codahale.metrics.MetricRegistry;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -86,6 +87,29 @@ class CoalescedReadsTest {
           placed.stream().noneMatch(p -> p.shuffleIds().contains(0) || p.shuffleIds().contains(1)),
           "a stage with a skew split keeps Spark's placement: " + placed);
       assertTrue(placed.stream().anyMatch(p -> p.shuffleIds().equals(List.of(2))), "" + placed);
+    }
+  }
+
+  @Test
+  void aJoinTurnedIntoABroadcastJoinIsReadLocallyAndNeedsNoPlacement() throws Exception {
+    try (SparkSession spark = session()) {
+      // Planned as a sort-merge join (dims looks large before it runs), turned into a broadcast
+      // join once its shuffle shows 5 rows: facts' shuffle is then read where its map output is.
+      spark.conf().set("spark.sql.autoBroadcastJoinThreshold", "100k");
+      spark.range(200_000).selectExpr("id % 1000 as k", "id as v").createOrReplaceTempView("facts");
+      spark.range(100_000).where("id < 5").selectExpr("id as k").createOrReplaceTempView("dims");
+      long n = spark.sql("select v from facts join dims using (k)").count();
+      assertEquals(1_000, n);
+      MetricRegistry r =
+          spark
+              .sparkContext()
+              .env()
+              .metricsSystem()
+              .getSourcesByName("plugin." + CoflowPlugin.NAME)
+              .head()
+              .metricRegistry();
+      assertTrue(r.counter("placements.keptSpark.localRead").getCount() > 0, "read locally");
+      assertEquals(0, r.counter("placements.keptSpark.sparkRead").getCount(), "no other cause");
     }
   }
 }

@@ -172,7 +172,7 @@ public final class DifferentialApp {
   }
 
   /** Digest of a result whose order is not part of its meaning. */
-  private static String unordered(List<?> rows) throws Exception {
+  static String unordered(List<?> rows) throws Exception {
     List<String> lines = new ArrayList<>();
     for (Object r : rows) {
       lines.add(text(r));

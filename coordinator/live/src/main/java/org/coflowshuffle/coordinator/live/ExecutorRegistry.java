@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Supplier;
 import org.coflowshuffle.core.model.Host;
 
 /**
@@ -153,16 +154,21 @@ final class ExecutorRegistry {
   }
 
   /**
-   * A decision's rates through each host's links, {@code load[h]} in and out for {@code hosts[h]}
-   * (see {@link LinkEstimates#planned}); nothing to do unless links are measured.
+   * A decision's rates through each host's links, {@code load[h]} in and out for {@code hosts[h]},
+   * and {@code between} hosts (see {@link LinkEstimates#planned}); nothing to do unless links are
+   * measured.
    */
-  void planned(double now, List<Host> hosts, double[][] load) {
+  void planned(
+      double now,
+      List<Host> hosts,
+      double[][] load,
+      Supplier<Map<String, Map<String, Double>>> between) {
     if (measure) {
       Map<String, double[]> byMachine = new HashMap<>();
       for (int h = 0; h < hosts.size(); h++) {
         byMachine.put(hosts.get(h).id(), load[h]);
       }
-      estimates.planned(now, byMachine);
+      estimates.planned(now, byMachine, between.get());
     }
   }
 

@@ -5,7 +5,7 @@
 package org.coflowshuffle.coordinator.live;
 
 import java.util.ArrayDeque;
-import java.util.Arrays;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.Map;
@@ -31,8 +31,9 @@ import java.util.TreeMap;
  * deliver less than planned for reasons of their own too (a reduce task that has not asked for
  * every block yet), and a link is not taken for slower than it has shown it is. A link that
  * delivered what a plan filling it asked, {@link #CARRIED_TO_PROBE} windows in a row, may carry
- * more: for one window the plan gets {@link #PROBE_GAIN} times the estimate, which rises to what
- * the link carried if that was more.
+ * more, as may one its interface counted full of its estimate: for one window the plan gets {@link
+ * #PROBE_GAIN} times the estimate. Whenever a link carried more than its estimate, the estimate
+ * rises to that.
  *
  * <p>What a link carried in a window is the most its interface counted over any {@link #PEAK_SPAN}
  * ending in it, not the window's mean: flows start and end within a window, so the mean of one a
@@ -113,6 +114,10 @@ final class LinkEstimates {
     final double[] others = new double[OTHER_WINDOWS];
     int otherWindows;
     final Set<String> peers = new HashSet<>(); // machines at the other end this window
+
+    /** Per machine at the other end: the rate planned now, bytes planned and delivered. */
+    final Map<String, double[]> flows = new HashMap<>();
+
     double shortfall; // delivered over planned in the window just closed; NaN for none planned
     boolean full; // its interface counted it carrying about its estimate in that window
     final double[] recent = new double[RECENT];
@@ -208,17 +213,41 @@ final class LinkEstimates {
    * not named carry none.
    */
   void planned(double now, Map<String, double[]> rates) {
+    planned(now, rates, Map.of());
+  }
+
+  /**
+   * The rates of a new decision through each machine's links, bytes per second in and out, and
+   * between machines ({@code between.get(from).get(to)}); links not named carry none.
+   */
+  void planned(double now, Map<String, double[]> rates, Map<String, Map<String, Double>> between) {
     if (Double.isNaN(windowStart)) {
       windowStart = now; // the first window starts with the first plan
     }
     accrue(now);
-    links.values().forEach(l -> l[IN].plannedRate = l[OUT].plannedRate = 0);
+    for (Link[] pair : links.values()) {
+      for (Link l : pair) {
+        l.plannedRate = 0;
+        l.flows.values().forEach(f -> f[0] = 0);
+      }
+    }
     rates.forEach(
         (machine, r) -> {
           Link[] l = of(machine);
           l[IN].plannedRate = r[IN];
           l[OUT].plannedRate = r[OUT];
         });
+    between.forEach(
+        (from, to) ->
+            to.forEach(
+                (machine, rate) -> {
+                  flow(of(from)[OUT], machine)[0] = rate;
+                  flow(of(machine)[IN], from)[0] = rate;
+                }));
+  }
+
+  private static double[] flow(Link l, String peer) {
+    return l.flows.computeIfAbsent(peer, p -> new double[3]);
   }
 
   /** A flow from machine {@code from} to machine {@code to} delivered {@code bytes}. */
@@ -229,6 +258,8 @@ final class LinkEstimates {
     in.deliveredBytes += bytes;
     out.peers.add(to);
     in.peers.add(from);
+    flow(out, to)[2] += bytes;
+    flow(in, from)[2] += bytes;
   }
 
   /**
@@ -298,7 +329,8 @@ final class LinkEstimates {
       }
     }
     boolean changed = false;
-    for (Link[] pair : links.values()) {
+    for (Map.Entry<String, Link[]> machine : links.entrySet()) {
+      Link[] pair = machine.getValue();
       for (int d = IN; d <= OUT; d++) {
         Link l = pair[d];
         double before = l.effective();
@@ -309,47 +341,70 @@ final class LinkEstimates {
           l.others[l.otherWindows++ % OTHER_WINDOWS] = Math.max(0, carried - delivered);
         }
         double shown = Math.max(carried, l.peak);
-        measure(l, l.plannedBytes / length, delivered, shown, limits(l, 1 - d));
+        measure(l, l.plannedBytes / length, delivered, shown, limits(l, machine.getKey(), 1 - d));
+        changed |= l.effective() != before;
+      }
+    }
+    for (Link[] pair : links.values()) { // a new window, once every link was judged on the last
+      for (Link l : pair) {
         l.plannedBytes = 0;
         l.deliveredBytes = 0;
         l.countedBytes = 0;
         l.countedSeconds = 0;
         l.peak = 0;
-        changed |= l.effective() != before;
+        l.peers.clear();
+        l.flows.values().removeIf(f -> f[0] == 0); // no longer planned
+        l.flows.values().forEach(f -> f[1] = f[2] = 0);
       }
     }
-    links.values().forEach(pair -> Arrays.stream(pair).forEach(l -> l.peers.clear()));
     windowStart = now;
     return changed;
   }
 
   /**
-   * Whether a link fell shorter of its plan than every link at the other end of its flows (those in
-   * direction {@code peerDirection}), so that it held them back. Not where one of those fell as
-   * short and gathers more flows (flows from elsewhere through it fell short alike: it explains
-   * them all), nor where one of those was full and it was not (other traffic on that one may have
-   * made its flows fall short alike), unless its own speed is not known yet (a NIC's nominal speed:
-   * not being full of that says nothing).
+   * Whether the link of {@code machine} fell shorter of its plan than every link at the other end
+   * of its flows (those in direction {@code peerDirection}), so that it held them back. Not where
+   * one of those fell about as short (within {@link #SHORT}) and gathers more flows (flows from
+   * elsewhere through it fell short alike: it explains them all). Nor where one of those fell about
+   * as short, or was full while this one was not, and has other flows that fell short alike: it
+   * slowed all its flows, and flows both ends of which are still at a NIC's nominal speed fall
+   * short alike of plans that speed allows. Where that one's flow through this link came clearly
+   * further below its plan than its other flows, or it has no others, this link may have held it.
    */
-  private boolean limits(Link l, int peerDirection) {
-    boolean known = l.stated || !Double.isNaN(l.estimate);
+  private boolean limits(Link l, String machine, int peerDirection) {
     for (String peer : l.peers) {
       Link p = of(peer)[peerDirection];
+      boolean asShort = p.shortfall < l.shortfall * SHORT;
       if (p.shortfall < l.shortfall
-          || p.shortfall <= l.shortfall && p.peers.size() > l.peers.size()
-          || known && p.full && !l.full) {
+          || asShort && p.peers.size() > l.peers.size()
+          || (asShort || p.full && !l.full) && p.peers.size() > 1 && !heldBackMore(p, machine)) {
         return false;
       }
     }
     return true;
   }
 
+  /**
+   * Whether link {@code p}'s flow with {@code machine} fell clearly shorter of its plan than its
+   * other flows did; false where either was not planned.
+   */
+  private static boolean heldBackMore(Link p, String machine) {
+    double[] f = p.flows.get(machine);
+    double otherPlanned = p.plannedBytes - (f == null ? 0 : f[1]);
+    if (f == null || f[1] <= 0 || otherPlanned <= 0) {
+      return false;
+    }
+    return f[2] / f[1] * SHORT < (p.deliveredBytes - f[2]) / otherPlanned;
+  }
+
   private void accrue(double now) {
     if (!Double.isNaN(plannedSince) && now > plannedSince) {
       double dt = now - plannedSince;
       for (Link[] pair : links.values()) {
-        pair[IN].plannedBytes += pair[IN].plannedRate * dt;
-        pair[OUT].plannedBytes += pair[OUT].plannedRate * dt;
+        for (Link l : pair) {
+          l.plannedBytes += l.plannedRate * dt;
+          l.flows.values().forEach(f -> f[1] += f[0] * dt);
+        }
       }
     }
     plannedSince = now;
@@ -376,21 +431,21 @@ final class LinkEstimates {
       if (l.probing) {
         l.probing = false;
         l.carried = 0;
-        if (carried > estimate) {
-          l.estimate = Math.min(l.nominal, carried); // it carried more than thought
-        }
       } else if (delivered * SHORT < planned) {
         l.carried = 0;
         held = limits && delivered > 0; // nothing delivered shows no speed
         if (held && l.held + 1 >= HELD_TO_LOWER && best < estimate) {
           l.estimate = Math.max(best, carried);
         }
-      } else if (delivered * CARRIED >= planned && planned >= 0.9 * l.left()) {
+      } else if (l.full || delivered * CARRIED >= planned && planned >= 0.9 * l.left()) {
         if (++l.carried >= CARRIED_TO_PROBE && estimate < l.nominal) {
           l.probing = true;
         }
       } else {
         l.carried = 0;
+      }
+      if (carried > l.estimate) { // false while NaN: a nominal speed is not raised
+        l.estimate = Math.min(l.nominal, carried); // it carried more than thought
       }
     }
     l.held = held ? l.held + 1 : 0;

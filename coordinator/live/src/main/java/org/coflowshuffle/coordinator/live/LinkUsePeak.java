@@ -4,8 +4,10 @@
  */
 package org.coflowshuffle.coordinator.live;
 
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import org.coflowshuffle.core.model.Host;
 import org.coflowshuffle.core.policy.ActiveCoflow;
 import org.coflowshuffle.core.policy.Decision;
@@ -38,6 +40,27 @@ final class LinkUsePeak {
       }
     }
     return load;
+  }
+
+  /**
+   * What a decision over {@code active} plans between hosts: per host the flows cross the network
+   * from, per host they go to, the sum of their rates.
+   */
+  static Map<String, Map<String, Double>> between(
+      List<Host> hosts, List<ActiveCoflow> active, Decision d) {
+    Map<String, Map<String, Double>> between = new HashMap<>();
+    for (int i = 0; i < active.size(); i++) {
+      ActiveCoflow a = active.get(i);
+      double[] rates = d.assignments().get(i).rates();
+      for (int k = 0; rates != null && k < rates.length; k++) {
+        if (a.crossesNetwork(k, a.hostOf()) && rates[k] > 0) {
+          between
+              .computeIfAbsent(hosts.get(a.flowSource()[k]).id(), h -> new HashMap<>())
+              .merge(hosts.get(a.hostOf()[a.flowReducer()[k]]).id(), rates[k], Double::sum);
+        }
+      }
+    }
+    return between;
   }
 
   /** Adds one decision's {@link #load} on {@code hosts}. */

@@ -22,6 +22,11 @@ public final class PlacementUnavailable extends Exception {
     /** Spark reads the shuffle in a way placement does not cover (adaptive execution's reads). */
     SPARK_READ,
     /**
+     * Adaptive execution's local shuffle reader reads the shuffle where its map output is: no flow
+     * crosses the network, so there is nothing to place and nothing lost.
+     */
+    LOCAL_READ,
+    /**
      * The standalone coordinator is unreachable or slow, or could not place (its reason says why).
      */
     COORDINATOR

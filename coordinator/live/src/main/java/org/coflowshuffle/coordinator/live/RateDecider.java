@@ -201,7 +201,7 @@ final class RateDecider {
     Decision d = scheme.decide(new ClusterView(now, list, active, new int[list.size()]), partial);
     double[][] load = LinkUsePeak.load(list.size(), active, d);
     linkUse.add(list, load);
-    executors.planned(now, list, load);
+    executors.planned(now, list, load, () -> LinkUsePeak.between(list, active, d));
     for (int i = 0; i < of.size(); i++) {
       of.get(i).rates(d.assignments().get(i).rates());
     }

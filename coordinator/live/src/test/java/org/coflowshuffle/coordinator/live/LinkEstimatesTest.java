@@ -261,4 +261,67 @@ class LinkEstimatesTest {
         1.19 * MB, l.estimates().get("a")[LinkEstimates.LINK_OUT], 1e-6, "its busiest 2 s");
     assertEquals(1.19 * MB, l.estimates().get("a")[LinkEstimates.OUT], 1e-6, "no other traffic");
   }
+
+  /**
+   * Two senders, each shaped to 1.19 MB/s behind a veth, send alike to two receivers whose links
+   * are free: every link is at its NIC's 10 Gbit/s and falls short of plans that speed allows.
+   */
+  private static LinkEstimates twoByTwo() {
+    LinkEstimates l = new LinkEstimates();
+    for (String m : new String[] {"a", "b", "c", "d"}) {
+      l.nicSpeed(m, 1250 * MB);
+    }
+    l.tick(0);
+    for (int w = 0; w < 3; w++) {
+      double each =
+          Math.min(l.effective("a", LinkEstimates.OUT), l.effective("b", LinkEstimates.IN)) / 2;
+      Map<String, Double> toBoth = Map.of("b", each, "d", each);
+      l.planned(
+          w * W,
+          Map.of(
+              "a", new double[] {0, 2 * each},
+              "c", new double[] {0, 2 * each},
+              "b", new double[] {2 * each, 0},
+              "d", new double[] {2 * each, 0}),
+          Map.of("a", toBoth, "c", toBoth));
+      double got = Math.min(each, 1.19 * MB / 2); // each sender halves what it sends
+      for (String from : new String[] {"a", "c"}) {
+        for (String to : new String[] {"b", "d"}) {
+          l.delivered(from, to, got * W);
+        }
+      }
+      l.tick((w + 1) * W);
+    }
+    return l;
+  }
+
+  @Test
+  void receiversWhoseSendersSlowedAllTheirFlowsAlikeAreNotLowered() {
+    LinkEstimates l = twoByTwo();
+    assertEquals(1250 * MB, l.estimates().get("b")[LinkEstimates.IN], 1e-6, "b held nothing back");
+    assertEquals(1250 * MB, l.estimates().get("d")[LinkEstimates.IN], 1e-6);
+  }
+
+  @Test
+  void aLinkLoweredWhileItsFlowsStartedRisesAsSoonAsItCarriesMore() {
+    LinkEstimates l = new LinkEstimates();
+    l.nicSpeed("a", 1250 * MB); // a veth; its link carries 1.19 MB/s
+    l.counted("a", 0, 0, 0, 0);
+    double sent = 0;
+    double[] carried = {0.8 * MB, 0.8 * MB, 1.19 * MB}; // its fetches were still starting
+    for (int w = 0; w < carried.length; w++) {
+      double planned = l.effective("a", LinkEstimates.OUT);
+      l.planned(w * W, Map.of("a", new double[] {0, planned}, "b", new double[] {planned, 0}));
+      for (int s = 1; s <= W; s++) {
+        double t = w * W + s;
+        l.delivered("a", "b", carried[w]); // idle bandwidth is handed out beyond the plan
+        sent += carried[w] / LinkEstimates.PAYLOAD;
+        l.counted("a", t, 0, sent, t);
+      }
+      if (w == 1) {
+        assertEquals(0.8 * MB, l.estimates().get("a")[LinkEstimates.LINK_OUT], 1e-6, "lowered");
+      }
+    }
+    assertEquals(1.19 * MB, l.estimates().get("a")[LinkEstimates.LINK_OUT], 1e-6, "at once");
+  }
 }
