@@ -150,7 +150,7 @@ final class ReducerPlacer implements BiFunction<Object, Object, Object> {
           coordinator.placeTogether(ids, maps, tasks, jobWeight.applyAsDouble(jobId));
       remember(p, System.nanoTime() - start);
     } catch (PlacementUnavailable | RuntimeException e) {
-      warnOnce(Arrays.stream(ids).boxed().toList(), e);
+      sayOnce(Arrays.stream(ids).boxed().toList(), e);
     }
   }
 
@@ -172,10 +172,10 @@ final class ReducerPlacer implements BiFunction<Object, Object, Object> {
       if (mapStageRunning(dep)) {
         return null; // asked early (a coalesce plans its partitions first): Spark asks again
       }
-      warnOnce(List.of(shuffleId), e);
+      sayOnce(List.of(shuffleId), e);
       return null;
     } catch (RuntimeException e) {
-      warnOnce(List.of(shuffleId), e);
+      sayOnce(List.of(shuffleId), e);
       return null;
     }
   }
@@ -219,7 +219,11 @@ final class ReducerPlacer implements BiFunction<Object, Object, Object> {
             .toList());
   }
 
-  private void warnOnce(List<Integer> shuffles, Exception why) {
+  /**
+   * Counts, and logs once per set of shuffles, why they keep Spark's placement: a warning, except
+   * where they need none (read where their map output is).
+   */
+  private void sayOnce(List<Integer> shuffles, Exception why) {
     if (logged.add(shuffles)) {
       keptSpark.accept(cause(why));
       Object named = shuffles.size() == 1 ? shuffles.get(0) : shuffles;

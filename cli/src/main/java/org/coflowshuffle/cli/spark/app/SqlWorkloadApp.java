@@ -18,12 +18,12 @@ import org.apache.spark.scheduler.SparkListenerStageSubmitted;
 import org.apache.spark.sql.SparkSession;
 
 /**
- * Many SQL queries over a small star schema (sales, items, customers, stores), with adaptive
- * execution and every other SQL setting at Spark's defaults: the mix of reads a SQL workload gives
- * (coalesced partitions, joins turned into broadcast joins at run time and read locally, sort-merge
- * joins, windows, rollups, set operations). Writes a digest of each result, so that runs with and
- * without the plugin can be compared, and how many stages read a shuffle; with the plugin, how many
- * of them it placed and why it placed none of the others (its metrics).
+ * Many SQL queries over a small star schema (sales, items, customers), with adaptive execution and
+ * every other SQL setting at Spark's defaults: the mix of reads a SQL workload gives (coalesced
+ * partitions, joins turned into broadcast joins at run time and read locally, sort-merge joins,
+ * windows, rollups, set operations). Writes a digest of each result, so that runs with and without
+ * the plugin can be compared, and how many stages read a shuffle; with the plugin, how many of them
+ * it placed and why it placed none of the others (its metrics).
  *
  * <p>Usage: {@code SqlWorkloadApp RESULT_JSON}.
  */

@@ -25,15 +25,15 @@ import java.util.TreeMap;
  * against what its interface carried in all where an executor on the machine counts it ({@link
  * #counted}; else the flows' bytes stand for it). A link that delivered clearly less than planned,
  * and fell shorter than every link at the other end of its flows (so that it, not they, held them
- * back), {@link #HELD_TO_LOWER} windows in a row (one says little: a stage's fetches start and end
- * unevenly), may be limited below its estimate: the estimate drops to what the link carried, but
- * never below the most it carried in a window of the last {@link #RECENT} (a minute): fetches
- * deliver less than planned for reasons of their own too (a reduce task that has not asked for
- * every block yet), and a link is not taken for slower than it has shown it is. A link that
- * delivered what a plan filling it asked, {@link #CARRIED_TO_PROBE} windows in a row, may carry
- * more, as may one its interface counted full of its estimate: for one window the plan gets {@link
- * #PROBE_GAIN} times the estimate. Whenever a link carried more than its estimate, the estimate
- * rises to that.
+ * back: see {@link #limits}), {@link #HELD_TO_LOWER} windows in a row (one says little: a stage's
+ * fetches start and end unevenly), may be limited below its estimate: the estimate drops to what
+ * the link carried, but never below the most it carried in a window of the last {@link #RECENT} (a
+ * minute): fetches deliver less than planned for reasons of their own too (a reduce task that has
+ * not asked for every block yet), and a link is not taken for slower than it has shown it is. A
+ * link that delivered what a plan filling it asked, {@link #CARRIED_TO_PROBE} windows in a row, may
+ * carry more, as may one its interface counted full of its estimate: for one window the plan gets
+ * {@link #PROBE_GAIN} times the estimate. Whenever a link carried more than its estimate, the
+ * estimate rises to that.
  *
  * <p>What a link carried in a window is the most its interface counted over any {@link #PEAK_SPAN}
  * ending in it, not the window's mean: flows start and end within a window, so the mean of one a
