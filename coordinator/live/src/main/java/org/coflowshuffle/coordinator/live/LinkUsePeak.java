@@ -23,22 +23,37 @@ final class LinkUsePeak {
   private double peak;
   private String where = "";
 
+  /** One flow of a decision that crosses the network: host indexes and its rate. */
+  private interface NetworkFlow {
+    void accept(int from, int to, double rate);
+  }
+
+  /** Calls {@code f} for every flow of the decision over {@code active} planned across hosts. */
+  private static void forEachNetworkFlow(List<ActiveCoflow> active, Decision d, NetworkFlow f) {
+    for (int i = 0; i < active.size(); i++) {
+      ActiveCoflow a = active.get(i);
+      double[] rates = d.assignments().get(i).rates();
+      for (int k = 0; rates != null && k < rates.length; k++) {
+        if (a.crossesNetwork(k, a.hostOf()) && rates[k] > 0) {
+          f.accept(a.flowSource()[k], a.hostOf()[a.flowReducer()[k]], rates[k]);
+        }
+      }
+    }
+  }
+
   /**
    * What a decision over {@code active} plans through each host's links: per host index, the sum of
    * the rates of the flows that cross the network into it (at 0) and out of it (at 1).
    */
   static double[][] load(int hosts, List<ActiveCoflow> active, Decision d) {
     double[][] load = new double[hosts][2];
-    for (int i = 0; i < active.size(); i++) {
-      ActiveCoflow a = active.get(i);
-      double[] rates = d.assignments().get(i).rates();
-      for (int k = 0; rates != null && k < rates.length; k++) {
-        if (a.crossesNetwork(k, a.hostOf()) && rates[k] > 0) {
-          load[a.flowSource()[k]][1] += rates[k];
-          load[a.hostOf()[a.flowReducer()[k]]][0] += rates[k];
-        }
-      }
-    }
+    forEachNetworkFlow(
+        active,
+        d,
+        (from, to, rate) -> {
+          load[from][1] += rate;
+          load[to][0] += rate;
+        });
     return load;
   }
 
@@ -49,17 +64,13 @@ final class LinkUsePeak {
   static Map<String, Map<String, Double>> between(
       List<Host> hosts, List<ActiveCoflow> active, Decision d) {
     Map<String, Map<String, Double>> between = new HashMap<>();
-    for (int i = 0; i < active.size(); i++) {
-      ActiveCoflow a = active.get(i);
-      double[] rates = d.assignments().get(i).rates();
-      for (int k = 0; rates != null && k < rates.length; k++) {
-        if (a.crossesNetwork(k, a.hostOf()) && rates[k] > 0) {
-          between
-              .computeIfAbsent(hosts.get(a.flowSource()[k]).id(), h -> new HashMap<>())
-              .merge(hosts.get(a.hostOf()[a.flowReducer()[k]]).id(), rates[k], Double::sum);
-        }
-      }
-    }
+    forEachNetworkFlow(
+        active,
+        d,
+        (from, to, rate) ->
+            between
+                .computeIfAbsent(hosts.get(from).id(), h -> new HashMap<>())
+                .merge(hosts.get(to).id(), rate, Double::sum));
     return between;
   }
 
