@@ -11,19 +11,26 @@ import java.io.File;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.spark.metrics.source.Source;
 import org.apache.spark.scheduler.SparkListener;
+import org.apache.spark.scheduler.SparkListenerJobStart;
 import org.apache.spark.scheduler.SparkListenerStageSubmitted;
+import org.apache.spark.scheduler.StageInfo;
 import org.apache.spark.sql.SparkSession;
+import scala.jdk.javaapi.CollectionConverters;
 
 /**
  * Many SQL queries over a small star schema (sales, items, customers), with adaptive execution and
  * every other SQL setting at Spark's defaults: the mix of reads a SQL workload gives (coalesced
  * partitions, joins turned into broadcast joins at run time and read locally, sort-merge joins,
  * windows, rollups, set operations). Writes a digest of each result, so that runs with and without
- * the plugin can be compared, and how many stages read a shuffle; with the plugin, how many of them
- * it placed and why it placed none of the others (its metrics).
+ * the plugin can be compared, and how many distinct shuffle reads there were (each set of shuffles
+ * a stage reads, counted once: a later stage that reads the same shuffles again, as adaptive
+ * execution does after it looked at their sizes, runs on the placement made for the first); with
+ * the plugin, how many of them it placed and why it placed none of the others (its metrics).
  *
  * <p>Usage: {@code SqlWorkloadApp RESULT_JSON}.
  */
@@ -116,15 +123,30 @@ public final class SqlWorkloadApp {
 
   public static void main(String[] args) throws Exception {
     SparkSession spark = SparkSession.builder().getOrCreate();
-    AtomicInteger shuffleReads = new AtomicInteger();
+    Map<Integer, Integer> shuffleOfStage = new ConcurrentHashMap<>();
+    Set<Set<Integer>> shuffleReads = ConcurrentHashMap.newKeySet();
     spark
         .sparkContext()
         .addSparkListener(
             new SparkListener() {
               @Override
+              public void onJobStart(SparkListenerJobStart e) {
+                // every stage of the job, skipped ones too: a map stage names its shuffle
+                for (StageInfo s : CollectionConverters.asJava(e.stageInfos())) {
+                  if (s.shuffleDepId().isDefined()) {
+                    shuffleOfStage.put(s.stageId(), (Integer) s.shuffleDepId().get());
+                  }
+                }
+              }
+
+              @Override
               public void onStageSubmitted(SparkListenerStageSubmitted e) {
-                if (e.stageInfo().parentIds().nonEmpty()) {
-                  shuffleReads.incrementAndGet(); // its parents are map stages: it reads them
+                Set<Integer> read = new TreeSet<>();
+                for (Object parent : CollectionConverters.asJava(e.stageInfo().parentIds())) {
+                  read.add(shuffleOfStage.get((Integer) parent));
+                }
+                if (!read.isEmpty()) {
+                  shuffleReads.add(read); // its parents are map stages: it reads their shuffles
                 }
               }
             });
@@ -154,11 +176,13 @@ public final class SqlWorkloadApp {
     ObjectMapper json = new ObjectMapper();
     ObjectNode out = json.createObjectNode();
     ObjectNode results = out.putObject("results");
+    long start = System.nanoTime();
     for (Map.Entry<String, String> q : QUERIES.entrySet()) {
       results.put(q.getKey(), DifferentialApp.unordered(spark.sql(q.getValue()).collectAsList()));
     }
+    out.put("querySeconds", (System.nanoTime() - start) / 1e9);
     spark.sparkContext().listenerBus().waitUntilEmpty(60_000);
-    out.put("shuffleReads", shuffleReads.get());
+    out.put("shuffleReads", shuffleReads.size());
     scala.collection.immutable.Seq<Source> sources =
         spark.sparkContext().env().metricsSystem().getSourcesByName("plugin." + PLUGIN);
     if (sources.nonEmpty()) {
