@@ -4,6 +4,7 @@
  */
 package org.coflowshuffle.spark;
 
+import org.apache.spark.ShuffleDependency;
 import org.apache.spark.SparkConf;
 import org.apache.spark.TaskContext;
 import org.apache.spark.shuffle.ShuffleHandle;
@@ -41,6 +42,14 @@ public class CoflowShuffleManager extends SortShuffleManager {
   /** For callers that do not say where it runs. */
   public CoflowShuffleManager(SparkConf conf) {
     this(conf, false);
+  }
+
+  /** On the driver, as Spark creates a shuffle: placement is ready before it can be read. */
+  @Override
+  public <K, V, C> ShuffleHandle registerShuffle(
+      int shuffleId, ShuffleDependency<K, V, C> dependency) {
+    CoflowDriverPlugin.awaitHooks(shuffleId);
+    return super.registerShuffle(shuffleId, dependency);
   }
 
   @Override

@@ -59,7 +59,8 @@ public record CoflowSparkConf(
           "spark.coflow.placement.enabled",
           true,
           SINCE,
-          "Steer reduce tasks to the executors the coordinator chose; `false` only collects sizes.");
+          "Steer reduce tasks to the executors the coordinator chose; `false` only collects sizes. In"
+              + " local mode (one executor: nothing to place) only when set to `true`.");
   public static final ConfigKey<Boolean> NEW_EXECUTORS =
       ConfigKey.bool(
           "spark.coflow.placement.newExecutors",

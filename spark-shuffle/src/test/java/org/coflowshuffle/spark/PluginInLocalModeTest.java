@@ -34,6 +34,7 @@ class PluginInLocalModeTest {
         .set("spark.ui.enabled", "false")
         .set("spark.shuffle.manager", CoflowShuffleManager.class.getName())
         .set("spark.plugins", CoflowPlugin.NAME)
+        .set(CoflowSparkConf.PLACEMENT.name(), "true") // local mode places only when asked
         .set(CoflowSparkConf.SCHEME.name(), scheme);
   }
 
@@ -136,6 +137,23 @@ class PluginInLocalModeTest {
         new JavaSparkContext(conf("rpc").set("spark.locality.wait", "-1s"))) {
       assertEquals(expected(), sumByKey(sc));
       assertEquals(3, CoflowDriverPlugin.placement(0).orElseThrow().executorOfReducer().size());
+    }
+  }
+
+  @Test
+  void localModePlacesNothingUnlessAskedButStillCountsItsCoflows() throws Exception {
+    SparkConf conf = conf("rpc").remove(CoflowSparkConf.PLACEMENT.name());
+    try (JavaSparkContext sc = new JavaSparkContext(conf)) {
+      assertEquals(expected(), sumByKey(sc));
+      assertTrue(CoflowDriverPlugin.placement(0).isEmpty(), "one executor: nothing to place");
+      sc.sc().listenerBus().waitUntilEmpty(10_000);
+      com.codahale.metrics.MetricRegistry r =
+          sc.env()
+              .metricsSystem()
+              .getSourcesByName("plugin." + CoflowPlugin.NAME)
+              .head()
+              .metricRegistry();
+      assertEquals(1, r.counter("coflows.completed").getCount(), "the shuffle is still a coflow");
     }
   }
 

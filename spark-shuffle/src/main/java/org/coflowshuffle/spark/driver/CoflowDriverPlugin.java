@@ -11,10 +11,13 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Predicate;
 import org.apache.spark.SparkConf;
 import org.apache.spark.SparkContext;
@@ -52,6 +55,13 @@ public final class CoflowDriverPlugin implements DriverPlugin {
   private final ScheduledExecutorService statusLog =
       Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("coflow-status-log"));
   private static volatile ReducerPlacer placer;
+
+  /** Done once the placement hooks are woven, or could not be, or when there are none to weave. */
+  private static volatile CompletableFuture<Void> hooks = CompletableFuture.completedFuture(null);
+
+  /** The longest a shuffle's registration waits for the hooks. */
+  static final long HOOKS_WAIT_SECONDS = 30;
+
   private static volatile ShuffleProgressListener progress;
   private static volatile CoflowDriverPlugin instance;
   private final Map<String, Messages.PacedEndpoint> endpoints = new ConcurrentHashMap<>();
@@ -73,6 +83,7 @@ public final class CoflowDriverPlugin implements DriverPlugin {
   public Map<String, String> init(SparkContext sc, PluginContext ctx) {
     current = null; // nothing of an earlier application in this JVM is answered for this one
     placer = null;
+    hooks = CompletableFuture.completedFuture(null);
     progress = null;
     instance = this;
     CoflowSparkConf conf;
@@ -127,7 +138,14 @@ public final class CoflowDriverPlugin implements DriverPlugin {
         STATUS_SECONDS,
         STATUS_SECONDS,
         TimeUnit.SECONDS);
-    if (conf.placement()) {
+    if (conf.placement()
+        && sc.isLocal()
+        && !sc.getConf().contains(CoflowSparkConf.PLACEMENT.name())) {
+      LOG.info(
+          "coflow: Spark places reducers itself: local mode has one executor, nothing to place (set"
+              + " {}=true to place anyway)",
+          CoflowSparkConf.PLACEMENT.name());
+    } else if (conf.placement()) {
       try {
         ReducerPlacer p =
             new ReducerPlacer(
@@ -145,18 +163,57 @@ public final class CoflowDriverPlugin implements DriverPlugin {
                     m.decided(nanos);
                   }
                 });
-        PreferredLocationsHook.install(p.stageHook(), p, p.rddHook());
-        placer = p;
-        LOG.info(
-            "coflow: reducers are placed by {}",
+        String by =
             conf.coordinator() == null
                 ? "scheme " + conf.scheme()
-                : "the standalone coordinator at " + conf.coordinator());
+                : "the standalone coordinator at " + conf.coordinator();
+        // Weaving takes a second or more (an agent attached from another JVM, Spark's largest
+        // classes rewritten): it runs beside the rest of Spark's start, and the first shuffle
+        // waits for it (awaitHooks), so that every shuffle is placed as before.
+        hooks =
+            CompletableFuture.runAsync(
+                () -> weave(p, by), r -> DaemonThreads.named("coflow-hooks").newThread(r).start());
       } catch (RuntimeException e) {
         LOG.warn("coflow: Spark places reducers itself: {}", e.getMessage());
       }
     }
     return Map.of();
+  }
+
+  private static void weave(ReducerPlacer p, String by) {
+    try {
+      PreferredLocationsHook.install(p.stageHook(), p, p.rddHook());
+      placer = p;
+      LOG.info("coflow: reducers are placed by {}", by);
+    } catch (RuntimeException e) {
+      LOG.warn("coflow: Spark places reducers itself: {}", e.getMessage());
+    }
+  }
+
+  /**
+   * Waits until the placement hooks are woven into Spark, or could not be: called as a shuffle is
+   * registered, before any of its stages can be submitted. Returns at once where the plugin does
+   * not place, and after {@link #HOOKS_WAIT_SECONDS} whatever happens (the shuffle then keeps
+   * Spark's placement if the hooks are not there yet, and the log says so). A negative shuffle id
+   * waits as long and says nothing.
+   */
+  public static void awaitHooks(int shuffleId) {
+    try {
+      hooks.get(HOOKS_WAIT_SECONDS, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (ExecutionException e) {
+      // weave logged why
+    } catch (TimeoutException e) {
+      if (shuffleId < 0) {
+        return;
+      }
+      LOG.warn(
+          "coflow: shuffle {} may keep Spark's reducer placement: the placement hooks were not"
+              + " woven within {} s",
+          shuffleId,
+          HOOKS_WAIT_SECONDS);
+    }
   }
 
   /** The coordinator embedded in this driver, or the link to a standalone one. */
@@ -367,6 +424,7 @@ public final class CoflowDriverPlugin implements DriverPlugin {
     if (!links.isEmpty()) {
       LOG.info(LINKS_LINE, linksLine(links));
     }
+    awaitHooks(-1); // a weave still running would install the hooks after this
     PreferredLocationsHook.uninstall();
     if (current instanceof AutoCloseable link) {
       try {

@@ -32,6 +32,7 @@ class CoalescedReadsTest {
         .config("spark.ui.enabled", "false")
         .config("spark.shuffle.manager", CoflowShuffleManager.class.getName())
         .config("spark.plugins", CoflowPlugin.NAME)
+        .config("spark.coflow.placement.enabled", "true") // local mode places only when asked
         .config("spark.sql.adaptive.enabled", "true")
         .config("spark.sql.autoBroadcastJoinThreshold", "-1")
         .config("spark.sql.shuffle.partitions", "20")
