@@ -174,7 +174,7 @@ public final class CoflowDriverPlugin implements DriverPlugin {
             CompletableFuture.runAsync(
                 () -> weave(p, by), r -> DaemonThreads.named("coflow-hooks").newThread(r).start());
       } catch (RuntimeException e) {
-        LOG.warn("coflow: Spark places reducers itself: {}", e.getMessage());
+        sparkPlaces(e);
       }
     }
     return Map.of();
@@ -185,35 +185,43 @@ public final class CoflowDriverPlugin implements DriverPlugin {
       PreferredLocationsHook.install(p.stageHook(), p, p.rddHook());
       placer = p;
       LOG.info("coflow: reducers are placed by {}", by);
-    } catch (RuntimeException e) {
-      LOG.warn("coflow: Spark places reducers itself: {}", e.getMessage());
+    } catch (RuntimeException | LinkageError e) {
+      sparkPlaces(e);
     }
+  }
+
+  private static void sparkPlaces(Throwable why) {
+    LOG.warn("coflow: Spark places reducers itself: {}", why.getMessage());
   }
 
   /**
    * Waits until the placement hooks are woven into Spark, or could not be: called as a shuffle is
    * registered, before any of its stages can be submitted. Returns at once where the plugin does
    * not place, and after {@link #HOOKS_WAIT_SECONDS} whatever happens (the shuffle then keeps
-   * Spark's placement if the hooks are not there yet, and the log says so). A negative shuffle id
-   * waits as long and says nothing.
+   * Spark's placement if the hooks are not there yet, and the log says so).
    */
   public static void awaitHooks(int shuffleId) {
-    try {
-      hooks.get(HOOKS_WAIT_SECONDS, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    } catch (ExecutionException e) {
-      // weave logged why
-    } catch (TimeoutException e) {
-      if (shuffleId < 0) {
-        return;
-      }
+    if (!hooksSettled()) {
       LOG.warn(
           "coflow: shuffle {} may keep Spark's reducer placement: the placement hooks were not"
               + " woven within {} s",
           shuffleId,
           HOOKS_WAIT_SECONDS);
     }
+  }
+
+  /** Waits up to {@link #HOOKS_WAIT_SECONDS} for the weave; false if it is still running then. */
+  private static boolean hooksSettled() {
+    try {
+      hooks.get(HOOKS_WAIT_SECONDS, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (ExecutionException e) {
+      // weave said why
+    } catch (TimeoutException e) {
+      return false;
+    }
+    return true;
   }
 
   /** The coordinator embedded in this driver, or the link to a standalone one. */
@@ -424,7 +432,7 @@ public final class CoflowDriverPlugin implements DriverPlugin {
     if (!links.isEmpty()) {
       LOG.info(LINKS_LINE, linksLine(links));
     }
-    awaitHooks(-1); // a weave still running would install the hooks after this
+    hooksSettled(); // a weave still running would install the hooks after this
     PreferredLocationsHook.uninstall();
     if (current instanceof AutoCloseable link) {
       try {
