@@ -33,16 +33,17 @@ import java.util.TreeMap;
  * link that delivered what a plan filling it asked, {@link #CARRIED_TO_PROBE} windows in a row, may
  * carry more, as may one its interface counted full of its estimate: for one window the plan gets
  * {@link #PROBE_GAIN} times the estimate. Whenever a link carried more than its estimate, the
- * estimate rises to that.
+ * estimate rises to that. A direction that has shown no speed of its own takes the one the other
+ * direction of its NIC was measured at ({@link #mirror}).
  *
  * <p>What a link carried in a window is the most its interface counted over any {@link #PEAK_SPAN}
  * ending in it, not the window's mean: flows start and end within a window, so the mean of one a
  * shuffle half filled tells less of the link than its busiest stretch does.
  *
- * <p>What an interface carried beyond the flows' bytes is other traffic (another application, a
- * backup, the machine's storage traffic): averaged over the last {@link #OTHER_WINDOWS} windows, it
- * is taken off the estimate for what the schemes plan, down to at least {@link #LEAST_LEFT} of the
- * link.
+ * <p>What an interface carried beyond the flows' bytes and the acknowledgements of the flows the
+ * other way ({@link #ACKS}) is other traffic (another application, a backup, the machine's storage
+ * traffic): averaged over the last {@link #OTHER_WINDOWS} windows, it is taken off the estimate for
+ * what the schemes plan, down to at least {@link #LEAST_LEFT} of the link.
  *
  * <p>Not thread-safe: {@link LiveCoordinator} guards it.
  */
@@ -75,6 +76,15 @@ final class LinkEstimates {
   static final double PAYLOAD = 0.95;
 
   /**
+   * Share of the payload a link's flows carry one way that their acknowledgements take the other
+   * way, counted as {@link #PAYLOAD} counts: one frame of 66 bytes for every segment or two of 1448
+   * (quick and delayed ACKs), with the fetch requests. A machine's own shuffle traffic, not other
+   * traffic: taken off it, it would lower most the links a shuffle loads least one way and most the
+   * other (a slow sender that also receives at a fast link's speed).
+   */
+  static final double ACKS = 0.05;
+
+  /**
    * Seconds over which an interface's busiest stretch is measured: long enough that a shaper's
    * burst (tens of milliseconds of the link) adds little to it.
    */
@@ -102,6 +112,7 @@ final class LinkEstimates {
     double nominal = UNKNOWN_LINK;
     boolean stated; // the nominal speed is a setting's, not a NIC's or unknown
     double estimate = Double.NaN; // NaN until a window measured it: the nominal speed holds
+    boolean mirrored; // the estimate is the other direction's (see mirror)
     boolean probing;
     int carried;
     int held; // windows in a row it fell short and held its flows back
@@ -331,19 +342,22 @@ final class LinkEstimates {
     boolean changed = false;
     for (Map.Entry<String, Link[]> machine : links.entrySet()) {
       Link[] pair = machine.getValue();
+      double[] before = {pair[IN].effective(), pair[OUT].effective()};
       for (int d = IN; d <= OUT; d++) {
         Link l = pair[d];
-        double before = l.effective();
         double delivered = l.deliveredBytes / length;
         double carried = delivered;
         if (l.countedSeconds > 0) {
           carried = l.countedBytes / l.countedSeconds;
-          l.others[l.otherWindows++ % OTHER_WINDOWS] = Math.max(0, carried - delivered);
+          double acks = ACKS * pair[1 - d].deliveredBytes / length;
+          l.others[l.otherWindows++ % OTHER_WINDOWS] = Math.max(0, carried - delivered - acks);
         }
         double shown = Math.max(carried, l.peak);
         measure(l, l.plannedBytes / length, delivered, shown, limits(l, machine.getKey(), 1 - d));
-        changed |= l.effective() != before;
       }
+      mirror(pair[IN], pair[OUT]);
+      mirror(pair[OUT], pair[IN]);
+      changed |= pair[IN].effective() != before[IN] || pair[OUT].effective() != before[OUT];
     }
     for (Link[] pair : links.values()) { // a new window, once every link was judged on the last
       for (Link l : pair) {
@@ -359,6 +373,25 @@ final class LinkEstimates {
     }
     windowStart = now;
     return changed;
+  }
+
+  /**
+   * A NIC carries one speed both ways (full duplex): a direction of a link whose nominal speed is
+   * no setting's, and that has not shown a speed of its own, takes the speed the other direction
+   * was measured at, where that is lower. Without it, the direction a shuffle never fills (the
+   * links into a slow host that rpc places no reducer on) would stay at the NIC's nominal speed,
+   * and the next shuffle would be placed onto it as onto a fast link. It rises as soon as it
+   * carries more (a direction with other traffic of its own, or an asymmetric link).
+   */
+  private static void mirror(Link measured, Link other) {
+    if (!Double.isNaN(measured.estimate)
+        && !measured.mirrored
+        && !other.stated
+        && (Double.isNaN(other.estimate) || other.mirrored)
+        && measured.estimate < other.nominal) {
+      other.estimate = measured.estimate;
+      other.mirrored = true;
+    }
   }
 
   /**
@@ -436,6 +469,7 @@ final class LinkEstimates {
         held = limits && delivered > 0; // nothing delivered shows no speed
         if (held && l.held + 1 >= HELD_TO_LOWER && best < estimate) {
           l.estimate = Math.max(best, carried);
+          l.mirrored = false;
         }
       } else if (l.full || delivered * CARRIED >= planned && planned >= 0.9 * l.left()) {
         if (++l.carried >= CARRIED_TO_PROBE && estimate < l.nominal) {
@@ -446,6 +480,7 @@ final class LinkEstimates {
       }
       if (carried > l.estimate) { // false while NaN: a nominal speed is not raised
         l.estimate = Math.min(l.nominal, carried); // it carried more than thought
+        l.mirrored = false;
       }
     }
     l.held = held ? l.held + 1 : 0;

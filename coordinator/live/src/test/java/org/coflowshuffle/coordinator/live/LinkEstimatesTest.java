@@ -51,6 +51,21 @@ class LinkEstimatesTest {
   }
 
   @Test
+  void theDirectionAShuffleNeverFilledTakesTheSpeedTheOtherShowedUntilItCarriesMore() {
+    LinkEstimates l = new LinkEstimates();
+    l.nicSpeed("a", 1250 * MB); // a veth that says 10 Gbit/s, shaped to 1.19 MB/s both ways
+    l.nominal("c", 1250 * MB);
+    l.tick(0);
+    double t = windows(l, 0, 2, 1.19 * MB); // a sends; nothing was ever sent to it
+    assertEquals(1.19 * MB, l.estimates().get("a")[LinkEstimates.OUT], 1e-6);
+    assertEquals(1.19 * MB, l.estimates().get("a")[LinkEstimates.IN], 1e-6, "one NIC, one speed");
+    l.planned(t, Map.of("c", new double[] {0, 0.5 * MB}, "a", new double[] {0.5 * MB, 0}));
+    l.delivered("c", "a", 2 * MB * W); // but a's link in carries more than its link out
+    l.tick(t + W);
+    assertEquals(2 * MB, l.estimates().get("a")[LinkEstimates.IN], 1e-6, "what it carried");
+  }
+
+  @Test
   void aSmallPlanThatFallsShortOnceLeavesTheLinkAsItWas() {
     LinkEstimates l = new LinkEstimates();
     l.nominal("a", 1.19 * MB); // as configured
@@ -117,6 +132,7 @@ class LinkEstimatesTest {
       assertEquals(i == LinkEstimates.HELD_TO_LOWER - 1, l.tick((i + 1) * W), "window " + i);
     }
     assertEquals(6 * MB, l.estimates().get("b")[LinkEstimates.IN], 1e-6, "what other traffic left");
+    assertEquals(10 * MB, l.estimates().get("b")[LinkEstimates.OUT], 1e-6, "as configured");
     assertEquals(10 * MB, l.estimates().get("a")[LinkEstimates.OUT], 1e-6, "held back at b");
     assertEquals(10 * MB, l.estimates().get("c")[LinkEstimates.IN], 1e-6);
   }
@@ -172,6 +188,38 @@ class LinkEstimatesTest {
     sharedWindows(l, 0, 10, 1.19 * MB, 0.5 * MB);
     assertEquals(0.69 * MB, l.estimates().get("b")[LinkEstimates.IN], 0.01 * MB);
     assertEquals(1.19 * MB, l.estimates().get("a")[LinkEstimates.OUT], 1e-6, "a's link is its own");
+  }
+
+  @Test
+  void theAcknowledgementsOfAMachinesOwnFlowsAreNotOtherTraffic() {
+    LinkEstimates l = new LinkEstimates();
+    l.nominal("a", 1.19 * MB);
+    l.nominal("b", 1.19 * MB);
+    l.counted("a", 0, 0, 0, 0);
+    l.counted("b", 0, 0, 0, 0);
+    double slow = 0.59 * MB; // a sends at half its link and receives at all of it
+    double fast = 1.19 * MB;
+    double acks = 0.04; // of the payload one way, the other way
+    double[] a = new double[2];
+    double[] b = new double[2];
+    for (int t = 0; t < 10 * W; t++) {
+      if (t % W == 0) {
+        l.planned(t, Map.of("a", new double[] {fast, slow}, "b", new double[] {slow, fast}));
+      }
+      l.delivered("a", "b", slow);
+      l.delivered("b", "a", fast);
+      a[0] += (fast + acks * slow) / LinkEstimates.PAYLOAD;
+      a[1] += (slow + acks * fast) / LinkEstimates.PAYLOAD;
+      b[0] += (slow + acks * fast) / LinkEstimates.PAYLOAD;
+      b[1] += (fast + acks * slow) / LinkEstimates.PAYLOAD;
+      l.counted("a", t + 1, a[0], a[1], t + 1);
+      l.counted("b", t + 1, b[0], b[1], t + 1);
+    }
+    for (String m : new String[] {"a", "b"}) {
+      for (int d = LinkEstimates.IN; d <= LinkEstimates.OUT; d++) {
+        assertEquals(fast, l.estimates().get(m)[d], 1e-6, m + " " + d + ": no other traffic");
+      }
+    }
   }
 
   @Test
