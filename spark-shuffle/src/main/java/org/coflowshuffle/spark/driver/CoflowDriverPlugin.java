@@ -167,8 +167,9 @@ public final class CoflowDriverPlugin implements DriverPlugin {
             conf.coordinator() == null
                 ? "scheme " + conf.scheme()
                 : "the standalone coordinator at " + conf.coordinator();
-        // Weaving takes a second or more (an agent attached from another JVM, Spark's largest
-        // classes rewritten): it runs beside the rest of Spark's start, and the first shuffle
+        // Weaving takes most of a second (an agent attached from another JVM, three of Spark's
+        // largest classes rewritten): it runs beside the rest of Spark's start, and the first
+        // shuffle
         // waits for it (awaitHooks), so that every shuffle is placed as before.
         hooks =
             CompletableFuture.runAsync(
@@ -182,9 +183,13 @@ public final class CoflowDriverPlugin implements DriverPlugin {
 
   private static void weave(ReducerPlacer p, String by) {
     try {
+      long start = System.nanoTime();
       PreferredLocationsHook.install(p.stageHook(), p, p.rddHook());
       placer = p;
-      LOG.info("coflow: reducers are placed by {}", by);
+      LOG.info(
+          "coflow: reducers are placed by {} (hooks ready in {} ms)",
+          by,
+          (System.nanoTime() - start) / 1_000_000);
     } catch (RuntimeException | LinkageError e) {
       sparkPlaces(e);
     }

@@ -7,13 +7,20 @@ package org.coflowshuffle.spark.internal;
 import static net.bytebuddy.matcher.ElementMatchers.named;
 import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
+import java.lang.instrument.ClassFileTransformer;
 import java.lang.instrument.Instrumentation;
+import java.lang.instrument.UnmodifiableClassException;
+import java.security.ProtectionDomain;
+import java.util.Map;
 import java.util.Properties;
 import java.util.function.BiConsumer;
 import java.util.function.BiFunction;
+import net.bytebuddy.ByteBuddy;
 import net.bytebuddy.agent.ByteBuddyAgent;
-import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.asm.Advice;
+import net.bytebuddy.dynamic.ClassFileLocator;
+import net.bytebuddy.implementation.Implementation;
+import net.bytebuddy.pool.TypePool;
 
 /**
  * Makes Spark's driver ask the coordinator where reduce tasks run. Spark has no public hook for
@@ -57,35 +64,87 @@ public final class PreferredLocationsHook {
       } catch (RuntimeException e) {
         throw new IllegalStateException("cannot attach an agent to this JVM: " + e.getMessage(), e);
       }
-      new AgentBuilder.Default()
-          .disableClassFormatChanges()
-          .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
-          .with(AgentBuilder.RedefinitionStrategy.Listener.ErrorEscalating.FAIL_FAST)
-          .type(named("org.apache.spark.scheduler.DAGScheduler"))
-          .transform(
-              (builder, type, loader, module, domain) ->
-                  builder.visit(
-                      Advice.to(PreferredLocationsAdvice.StageSubmitted.class)
-                          .on(named("submitMissingTasks").and(takesArguments(2)))))
-          .type(named("org.apache.spark.MapOutputTrackerMaster"))
-          .transform(
-              (builder, type, loader, module, domain) ->
-                  builder.visit(
-                      Advice.to(PreferredLocationsAdvice.ShuffleReducer.class)
-                          .on(named("getPreferredLocationsForShuffle").and(takesArguments(2)))))
-          .type(named("org.apache.spark.rdd.RDD"))
-          .transform(
-              (builder, type, loader, module, domain) ->
-                  builder.visit(
-                      Advice.to(PreferredLocationsAdvice.RddPartition.class)
-                          .on(named("getPreferredLocations").and(takesArguments(1)))))
-          .installOn(inst);
+      Weaver weaver = new Weaver();
+      inst.addTransformer(weaver, true);
+      try {
+        inst.retransformClasses(weaver.targets(PreferredLocationsHook.class.getClassLoader()));
+      } catch (ClassNotFoundException | UnmodifiableClassException e) {
+        inst.removeTransformer(weaver);
+        throw new IllegalStateException("cannot weave Spark's placement: " + e, e);
+      }
+      if (weaver.failure != null) {
+        inst.removeTransformer(weaver);
+        throw new IllegalStateException(
+            "cannot weave Spark's placement: " + weaver.failure, weaver.failure);
+      }
       woven = true;
     }
     Properties p = System.getProperties();
     p.put(PreferredLocationsAdvice.STAGE_KEY, stage);
     p.put(PreferredLocationsAdvice.SHUFFLE_KEY, shuffle);
     p.put(PreferredLocationsAdvice.RDD_KEY, rdd);
+  }
+
+  /**
+   * Puts the advice into the three Spark classes and nothing else. A transformer of its own, not
+   * Byte Buddy's {@code AgentBuilder}: that one matches every class loaded before and after (tens
+   * of thousands in a driver, Spark SQL's generated code included), this one compares one name per
+   * class. It stays registered, so that a later retransformation by another agent keeps the advice,
+   * and it rewrites the bytes it is given, so that it keeps theirs.
+   */
+  private static final class Weaver implements ClassFileTransformer {
+
+    private final Map<String, Class<?>> advice =
+        Map.of(
+            "org/apache/spark/scheduler/DAGScheduler",
+            PreferredLocationsAdvice.StageSubmitted.class,
+            "org/apache/spark/MapOutputTrackerMaster",
+            PreferredLocationsAdvice.ShuffleReducer.class,
+            "org/apache/spark/rdd/RDD",
+            PreferredLocationsAdvice.RddPartition.class);
+
+    private volatile Throwable failure;
+
+    Class<?>[] targets(ClassLoader loader) throws ClassNotFoundException {
+      Class<?>[] types = new Class<?>[SparkShapes.WOVEN.size()];
+      for (int i = 0; i < types.length; i++) {
+        types[i] = Class.forName(SparkShapes.WOVEN.get(i).className(), false, loader);
+      }
+      return types;
+    }
+
+    @Override
+    public byte[] transform(
+        ClassLoader loader,
+        String internalName,
+        Class<?> redefined,
+        ProtectionDomain domain,
+        byte[] bytes) {
+      Class<?> with = internalName == null ? null : advice.get(internalName);
+      if (with == null) {
+        return null;
+      }
+      try {
+        String name = internalName.replace('/', '.');
+        SparkShapes.Woven method =
+            SparkShapes.WOVEN.stream().filter(w -> w.className().equals(name)).findFirst().get();
+        ClassFileLocator locator =
+            new ClassFileLocator.Compound(
+                ClassFileLocator.Simple.of(name, bytes),
+                ClassFileLocator.ForClassLoader.of(loader));
+        return new ByteBuddy()
+            .with(Implementation.Context.Disabled.Factory.INSTANCE)
+            .decorate(TypePool.Default.of(locator).describe(name).resolve(), locator)
+            .visit(
+                Advice.to(with)
+                    .on(named(method.method()).and(takesArguments(method.parameters().size()))))
+            .make()
+            .getBytes();
+      } catch (RuntimeException | LinkageError e) {
+        failure = e; // the JVM drops what a transformer throws; install reports it
+        return null;
+      }
+    }
   }
 
   /** Spark's own placement again, for every later call. */
