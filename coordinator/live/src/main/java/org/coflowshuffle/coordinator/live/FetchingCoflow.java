@@ -404,15 +404,22 @@ final class FetchingCoflow {
   }
 
   /**
-   * A task that ended asks again: a retry, which fetches its flows of unknown size anew (they ended
-   * with the failed attempt, whatever it had received).
+   * A task that ended asks again: a retry, which fetches every flow anew, whatever the failed
+   * attempt had received of it.
    */
   private void restart(int task) {
-    if (unknown == null) {
-      return;
-    }
     for (int k = 0; k < remaining.length; k++) {
-      if (unknown[k] && flowReducer[k] == task && (ended[k] || received[k] > 0)) {
+      if (flowReducer[k] != task) {
+        continue;
+      }
+      if (!isUnknown(k)) {
+        double size = coflow.flows().get(k).bytes();
+        if (remaining[k] < size) {
+          networkFlowsLeft[task] += !local[k] && remaining[k] <= 0 ? 1 : 0;
+          remaining[k] = size;
+          version++;
+        }
+      } else if (ended[k] || received[k] > 0) {
         networkFlowsLeft[task] += !local[k] && remaining[k] <= 0 ? 1 : 0;
         ended[k] = false;
         received[k] = 0;
@@ -682,7 +689,9 @@ final class FetchingCoflow {
    * The rate of everything one reducer fetches of a shuffle from one executor: the sum of its
    * flows' rates; infinite when the executor is on the reducer's machine (Spark reads such blocks
    * from disk unless told not to, and then over loopback, which no link limits); NaN when no flow
-   * matches or no decision covered this coflow.
+   * matches, no decision covered this coflow, or every flow of it is of known size and over by this
+   * count: the reducer still fetching says the count is off (a failed attempt's fetches that went
+   * on delivering, say), and a rate of 0 would hold the fetch with nothing to lift it.
    */
   double rateOf(int shuffleId, int reducer, String source) {
     int first = firstFlow(shuffleId, reducer, source);
@@ -693,9 +702,11 @@ final class FetchingCoflow {
       return Double.NaN;
     }
     double sum = 0;
+    boolean open = false;
     for (int k = first; k >= 0; k = nextFlow[k]) {
       sum += rates[k];
+      open |= remaining[k] > 0 || isUnknown(k);
     }
-    return sum;
+    return open ? sum : Double.NaN;
   }
 }
