@@ -27,6 +27,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.coflowshuffle.cli.CoflowCli;
 import org.coflowshuffle.cli.Command;
 import org.coflowshuffle.cli.CommandOptions;
@@ -104,8 +105,23 @@ public final class FaultsBenchCommand implements Command {
   private static final Pattern PLACED = Pattern.compile("coflow: shuffle \\[.*\\] .*placed by");
   private static final Pattern APP_ID = Pattern.compile("(application_\\d+_\\d+)");
 
-  /** One scenario's outcome. */
-  record Outcome(boolean valid, double seconds, int recomputedMapTasks, String note) {}
+  /**
+   * The line an executor logs when a paced fetch waited for a rate beyond its limit: the
+   * coordinator held it with nothing to lift the hold, which a fault must never cause.
+   */
+  private static final String HELD = "a fetch was held for";
+
+  /**
+   * One scenario's outcome; {@code heldFetches} counts the executors' {@link #HELD} lines (-1: the
+   * logs were not found).
+   */
+  record Outcome(
+      boolean valid, double seconds, int recomputedMapTasks, int heldFetches, String note) {
+
+    Outcome withHeldFetches(int held) {
+      return new Outcome(valid, seconds, recomputedMapTasks, held, note);
+    }
+  }
 
   @Override
   public CommandOptions options() {
@@ -258,7 +274,7 @@ public final class FaultsBenchCommand implements Command {
         }
         default -> throw new IllegalArgumentException(name);
       }
-      return ended(run, start, "");
+      return ended(run, start, "").withHeldFetches(heldFetches(o.work().resolve("yarn"), appId));
     } finally {
       if (name.equals("sender-blackholed") && victim != null) {
         testbed.testbed().reconnect(victim);
@@ -278,17 +294,42 @@ public final class FaultsBenchCommand implements Command {
           r.get("valid").asBoolean(),
           (System.nanoTime() - start) / 1e9,
           r.path("recomputedMapTasks").asInt(),
+          -1,
           note);
     } catch (TimeoutException e) {
       run.cancel(true);
-      return new Outcome(false, (System.nanoTime() - start) / 1e9, -1, "hung");
+      return new Outcome(false, (System.nanoTime() - start) / 1e9, -1, -1, "hung");
     } catch (ExecutionException e) {
       return new Outcome(
           false,
           (System.nanoTime() - start) / 1e9,
           -1,
+          -1,
           Command.oneLine(String.valueOf(e.getCause().getMessage())));
     }
+  }
+
+  /**
+   * How many {@link #HELD} lines the application's containers logged, in the NodeManagers' log
+   * directories under {@code yarn}; -1 when it has none there.
+   */
+  static int heldFetches(Path yarn, String appId) throws IOException {
+    if (!Files.isDirectory(yarn)) {
+      return -1;
+    }
+    int held = 0;
+    boolean found = false;
+    try (Stream<Path> files = Files.walk(yarn)) {
+      for (Path f : (Iterable<Path>) files::iterator) {
+        if (f.toString().contains(appId) && f.getFileName().toString().equals("stderr")) {
+          found = true;
+          try (Stream<String> lines = Files.lines(f)) {
+            held += (int) lines.filter(l -> l.contains(HELD)).count();
+          }
+        }
+      }
+    }
+    return found ? held : -1;
   }
 
   /**
@@ -386,21 +427,23 @@ public final class FaultsBenchCommand implements Command {
         cluster.description());
     out.printf(
         Locale.ROOT,
-        "%-22s %-8s %9s %12s  %s%n",
+        "%-22s %-8s %9s %12s %6s  %s%n",
         "scenario",
         "output",
         "seconds",
         "recomputed",
+        "held",
         "");
     outcomes.forEach(
         (name, r) ->
             out.printf(
                 Locale.ROOT,
-                "%-22s %-8s %9.1f %12s  %s%n",
+                "%-22s %-8s %9.1f %12s %6s  %s%n",
                 name,
                 r.valid() ? "valid" : "INVALID",
                 r.seconds(),
                 r.recomputedMapTasks() < 0 ? "-" : Integer.toString(r.recomputedMapTasks()),
+                r.heldFetches() < 0 ? "-" : Integer.toString(r.heldFetches()),
                 r.note()));
   }
 
@@ -413,7 +456,8 @@ public final class FaultsBenchCommand implements Command {
             all.putObject(name)
                 .put("valid", r.valid())
                 .put("seconds", Math.round(r.seconds() * 10) / 10.0)
-                .put("recomputedMapTasks", r.recomputedMapTasks()));
+                .put("recomputedMapTasks", r.recomputedMapTasks())
+                .put("heldFetches", r.heldFetches()));
     try {
       return json.writeValueAsString(top);
     } catch (IOException e) {

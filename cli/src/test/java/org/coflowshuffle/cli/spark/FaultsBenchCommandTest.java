@@ -7,12 +7,15 @@ package org.coflowshuffle.cli.spark;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.coflowshuffle.cli.Ran;
 import org.coflowshuffle.cli.testbed.HostLink;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class FaultsBenchCommandTest {
 
@@ -32,13 +35,28 @@ class FaultsBenchCommandTest {
   @Test
   void theLastLineNamesEveryScenarioWithItsOutcome() {
     Map<String, FaultsBenchCommand.Outcome> outcomes = new LinkedHashMap<>();
-    outcomes.put("executor-killed", new FaultsBenchCommand.Outcome(true, 60.74, 3, ""));
-    outcomes.put("coordinator-stalled", new FaultsBenchCommand.Outcome(false, 900, -1, "hung"));
+    outcomes.put("executor-killed", new FaultsBenchCommand.Outcome(true, 60.74, 3, 0, ""));
+    outcomes.put("coordinator-stalled", new FaultsBenchCommand.Outcome(false, 900, -1, -1, "hung"));
     assertEquals(
         "{\"scenarios\":{\"executor-killed\":{\"valid\":true,\"seconds\":60.7,"
-            + "\"recomputedMapTasks\":3},\"coordinator-stalled\":{\"valid\":false,"
-            + "\"seconds\":900.0,\"recomputedMapTasks\":-1}}}",
+            + "\"recomputedMapTasks\":3,\"heldFetches\":0},\"coordinator-stalled\":{"
+            + "\"valid\":false,\"seconds\":900.0,\"recomputedMapTasks\":-1,\"heldFetches\":-1}}}",
         FaultsBenchCommand.json(outcomes));
+  }
+
+  @Test
+  void heldFetchesAreCountedInTheApplicationsContainerLogsOnly(@TempDir Path yarn)
+      throws Exception {
+    assertEquals(-1, FaultsBenchCommand.heldFetches(yarn.resolve("none"), "application_1_0002"));
+    Path mine = yarn.resolve("h1/logs/application_1_0002/container_1_0002_01_000002/stderr");
+    Path other = yarn.resolve("h1/logs/application_1_0001/container_1_0001_01_000002/stderr");
+    Files.createDirectories(mine.getParent());
+    Files.createDirectories(other.getParent());
+    String held = "WARN DriverLink: coflow: shuffle 0: a fetch was held for 180.0 s; ...\n";
+    Files.writeString(mine, "INFO ok\n" + held + held);
+    Files.writeString(other, held);
+    assertEquals(2, FaultsBenchCommand.heldFetches(yarn, "application_1_0002"));
+    assertEquals(-1, FaultsBenchCommand.heldFetches(yarn, "application_1_0003"), "no logs");
   }
 
   @Test

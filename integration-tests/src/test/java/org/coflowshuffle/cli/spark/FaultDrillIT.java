@@ -51,6 +51,7 @@ class FaultDrillIT {
       JsonNode s = scenarios.get(name);
       assertTrue(s.get("valid").asBoolean(), name + " validated: " + why);
       assertTrue(s.get("seconds").asDouble() < 600, name + " ended in minutes: " + why);
+      assertEquals(0, s.get("heldFetches").asInt(), name + ": no fetch held to its limit: " + why);
     }
     for (String none :
         List.of("nodemanager-restarted", "coordinator-killed", "coordinator-stalled")) {
