@@ -169,8 +169,7 @@ public final class CoflowDriverPlugin implements DriverPlugin {
                 : "the standalone coordinator at " + conf.coordinator();
         // Weaving takes most of a second (an agent attached from another JVM, three of Spark's
         // largest classes rewritten): it runs beside the rest of Spark's start, and the first
-        // shuffle
-        // waits for it (awaitHooks), so that every shuffle is placed as before.
+        // shuffle waits for it (awaitHooks), so that every shuffle is placed as before.
         hooks =
             CompletableFuture.runAsync(
                 () -> weave(p, by), r -> DaemonThreads.named("coflow-hooks").newThread(r).start());
