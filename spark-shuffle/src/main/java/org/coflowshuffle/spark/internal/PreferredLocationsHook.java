@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.function.BiConsumer;
 import java.util.function.BiFunction;
+import java.util.stream.Collectors;
 import net.bytebuddy.ByteBuddy;
 import net.bytebuddy.agent.ByteBuddyAgent;
 import net.bytebuddy.asm.Advice;
@@ -94,14 +95,10 @@ public final class PreferredLocationsHook {
    */
   private static final class Weaver implements ClassFileTransformer {
 
-    private final Map<String, Class<?>> advice =
-        Map.of(
-            "org/apache/spark/scheduler/DAGScheduler",
-            PreferredLocationsAdvice.StageSubmitted.class,
-            "org/apache/spark/MapOutputTrackerMaster",
-            PreferredLocationsAdvice.ShuffleReducer.class,
-            "org/apache/spark/rdd/RDD",
-            PreferredLocationsAdvice.RddPartition.class);
+    /** What goes where, by the JVM's internal name of the class. */
+    private final Map<String, SparkShapes.Woven> byName =
+        SparkShapes.WOVEN.stream()
+            .collect(Collectors.toMap(w -> w.className().replace('.', '/'), w -> w));
 
     private volatile Throwable failure;
 
@@ -120,14 +117,12 @@ public final class PreferredLocationsHook {
         Class<?> redefined,
         ProtectionDomain domain,
         byte[] bytes) {
-      Class<?> with = internalName == null ? null : advice.get(internalName);
-      if (with == null) {
+      SparkShapes.Woven method = internalName == null ? null : byName.get(internalName);
+      if (method == null) {
         return null;
       }
       try {
-        String name = internalName.replace('/', '.');
-        SparkShapes.Woven method =
-            SparkShapes.WOVEN.stream().filter(w -> w.className().equals(name)).findFirst().get();
+        String name = method.className();
         ClassFileLocator locator =
             new ClassFileLocator.Compound(
                 ClassFileLocator.Simple.of(name, bytes),
@@ -136,7 +131,7 @@ public final class PreferredLocationsHook {
             .with(Implementation.Context.Disabled.Factory.INSTANCE)
             .decorate(TypePool.Default.of(locator).describe(name).resolve(), locator)
             .visit(
-                Advice.to(with)
+                Advice.to(method.advice())
                     .on(named(method.method()).and(takesArguments(method.parameters().size()))))
             .make()
             .getBytes();

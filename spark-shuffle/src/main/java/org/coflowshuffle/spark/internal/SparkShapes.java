@@ -17,8 +17,12 @@ import java.util.List;
  */
 final class SparkShapes {
 
-  /** A method the advice needs: its class, name, parameter types and return type. */
-  record Woven(String className, String method, List<String> parameters, String returns) {}
+  /**
+   * A method the advice needs: its class, name, parameter types and return type, and the advice
+   * that goes into it.
+   */
+  record Woven(
+      String className, String method, List<String> parameters, String returns, Class<?> advice) {}
 
   static final List<Woven> WOVEN =
       List.of(
@@ -26,17 +30,20 @@ final class SparkShapes {
               "org.apache.spark.scheduler.DAGScheduler",
               "submitMissingTasks",
               List.of("org.apache.spark.scheduler.Stage", "int"),
-              "void"),
+              "void",
+              PreferredLocationsAdvice.StageSubmitted.class),
           new Woven(
               "org.apache.spark.MapOutputTrackerMaster",
               "getPreferredLocationsForShuffle",
               List.of("org.apache.spark.ShuffleDependency", "int"),
-              "scala.collection.immutable.Seq"),
+              "scala.collection.immutable.Seq",
+              PreferredLocationsAdvice.ShuffleReducer.class),
           new Woven(
               "org.apache.spark.rdd.RDD",
               "getPreferredLocations",
               List.of("org.apache.spark.Partition"),
-              "scala.collection.immutable.Seq"));
+              "scala.collection.immutable.Seq",
+              PreferredLocationsAdvice.RddPartition.class));
 
   private SparkShapes() {}
 

@@ -26,7 +26,8 @@ class SparkShapesTest {
             "org.apache.spark.scheduler.DAGScheduler",
             "submitMissingTasksForJob",
             List.of("org.apache.spark.scheduler.Stage", "int"),
-            "void");
+            "void",
+            null);
     assertEquals(
         "void org.apache.spark.scheduler.DAGScheduler.submitMissingTasksForJob("
             + "org.apache.spark.scheduler.Stage, int) not found",
@@ -36,13 +37,14 @@ class SparkShapesTest {
             "org.apache.spark.rdd.RDD",
             "getPreferredLocations",
             List.of("org.apache.spark.Partition", "int"),
-            "scala.collection.immutable.Seq");
+            "scala.collection.immutable.Seq",
+            null);
     assertEquals(
         "scala.collection.immutable.Seq org.apache.spark.rdd.RDD.getPreferredLocations("
             + "org.apache.spark.Partition, int) not found",
         SparkShapes.mismatch(List.of(reshaped), LOADER));
     SparkShapes.Woven gone =
-        new SparkShapes.Woven("org.apache.spark.NoSuchTracker", "x", List.of(), "void");
+        new SparkShapes.Woven("org.apache.spark.NoSuchTracker", "x", List.of(), "void", null);
     assertEquals(
         "class org.apache.spark.NoSuchTracker not found",
         SparkShapes.mismatch(List.of(gone), LOADER));
