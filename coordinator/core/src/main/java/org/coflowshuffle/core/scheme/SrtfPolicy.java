@@ -170,8 +170,18 @@ public final class SrtfPolicy implements SchedulingPolicy {
         queue.add(new Entry(key(bound, d, net), i, -1, d, null, false));
       }
     }
-    while (!queue.isEmpty()
-        && (options.workConserving() || planEvery || anyMayReceiveNow(queue, net))) {
+    // Whether some coflow queued may receive now changes only when one is served: not while
+    // plans are merely made again and queued back in the same epoch of B.
+    int askedAt = -1;
+    boolean mayReceive = true;
+    while (!queue.isEmpty()) {
+      if (!options.workConserving() && !planEvery && askedAt != net.epoch()) {
+        mayReceive = anyMayReceiveNow(queue, net);
+        askedAt = net.epoch();
+      }
+      if (!mayReceive) {
+        break;
+      }
       Entry e = queue.poll();
       if (e.version() != net.epoch()) {
         CoflowPlan p =
