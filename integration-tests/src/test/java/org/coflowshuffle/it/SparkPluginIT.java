@@ -288,13 +288,16 @@ class SparkPluginIT {
     assertEquals(1, lost, "exactly one line says the coordinator went away");
   }
 
-  /** Runs {@code coflow terasort}; returns its JSON summary, asserting it exited 0. */
+  /**
+   * Runs {@code coflow terasort} on the local cluster; returns its JSON summary, asserting it
+   * exited 0.
+   */
   private JsonNode terasort(String name, String... args) throws Exception {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     System.setProperty("coflow.home", root.toString());
     List<String> all = new java.util.ArrayList<>(List.of(args));
-    all.addAll(List.of("--work", work.resolve(name).toString(), "--json"));
+    all.addAll(List.of("--local", "--work", work.resolve(name).toString(), "--json"));
     int status =
         new TerasortCommand()
             .run(

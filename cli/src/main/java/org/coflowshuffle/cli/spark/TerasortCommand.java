@@ -29,30 +29,43 @@ import org.coflowshuffle.cli.testbed.TestbedSpark;
 
 /**
  * {@code coflow terasort} ({@link #OPTIONS}): generates TeraGen data once, then sorts it with JOBS
- * concurrent jobs twice on an embedded {@code local-cluster} (executors in their own JVMs) of the
- * stock Spark distribution: once stock, once with the plugin. Validates both outputs and prints per
- * job the reduce stage's time (the shuffle, from its map output being complete to its last reducer
- * done), the job's time, and how many reduce tasks ran where the coordinator placed them. With
- * {@code --coordinator} the plugin run uses that standalone coordinator instead of its own.
+ * concurrent jobs twice on the stock Spark distribution: once stock, once with the plugin.
+ * Validates both outputs and prints per job the reduce stage's time (the shuffle, from its map
+ * output being complete to its last reducer done), the job's time, and how many reduce tasks ran
+ * where the coordinator placed them. With {@code --coordinator} the plugin run uses that standalone
+ * coordinator instead of its own.
+ *
+ * <p>Where it sorts: by default on a testbed of its own, made for the run and taken down after it
+ * (six hosts whose links are shaped as the RPC paper's testbed, {@code rpc-fig4}: what the plugin
+ * is for is links that bind), as {@code bench terasort-yarn} does by default but under Spark's own
+ * standalone cluster manager; where no testbed can be made (not root), on an embedded {@code
+ * local-cluster} (executors in their own JVMs, on loopback: nothing binds, so no gain), with one
+ * line saying why. {@code --local} chooses the local cluster, {@code --testbed} a testbed already
+ * up.
  */
 public final class TerasortCommand implements Command {
 
   static final CommandOptions OPTIONS =
       CommandOptions.of(
               "terasort",
-              "sort TeraGen data on a local Spark cluster, stock and with the plugin, and compare")
-          .value("--size", "1g", "data to sort, bytes (k, m, g, t: powers of ten)")
+              "sort TeraGen data on shaped links (or a local cluster), stock and with the plugin")
+          .value("--size", "120m", "data to sort, bytes (k, m, g, t: powers of ten; local: 1g)")
           .value("--jobs", "3", "terasorts at once, each its own job")
-          .value("--executors", "4", "executors of the local cluster, each its own JVM")
-          .value("--cores", "1", "cores per executor")
-          .value("--reducers", "N", "reducers per job (default one per core)")
+          .value("--mbit", "4", "the testbed's fastest link, Mbit/s (hosts 5 and 6 at half)")
+          .value("--executors", "4", "with --local: executors of the local cluster, own JVMs")
+          .value("--cores", "6", "cores per executor (local and --testbed: 1)")
+          .value("--reducers", "N", "reducers per job (default one per host; local: per core)")
           .value("--executor-memory", "1024", "MiB per executor")
           .value("--scheme", "rpc", "the plugin's scheme")
           .value("--coordinator", "HOST:PORT", "a standalone coordinator instead of the embedded")
           .flag(
               "--not-work-conserving", "the paper's strict schedule: no idle bandwidth handed out")
-          .flag("--testbed", "run on the testbed's hosts (coflow testbed up) instead")
-          .flag("--mixed", "jobs of different sizes: job j sorts (j+1)/JOBS of the data")
+          .flag("--local", "on an embedded local-cluster (one machine, loopback) instead")
+          .flag("--testbed", "on the testbed that is up (coflow testbed up) instead")
+          .flag(
+              "--mixed",
+              "jobs of different sizes, job j sorting (j+1)/JOBS of the data (on its own testbed:"
+                  + " always)")
           .value("--work", "DIR", "data, outputs and logs (default TMPDIR/coflow-terasort)")
           .repeatableValue(
               "--conf", "KEY=VALUE", "a Spark setting for both runs, stock and plugin (repeatable)")
@@ -69,6 +82,21 @@ public final class TerasortCommand implements Command {
   static final String WORK_CONSERVING_KEY = "spark.coflow.workConserving";
   static final String COORDINATOR_KEY = "spark.coflow.coordinator";
 
+  /** Hosts of the testbed the command makes: the RPC paper's six ({@code rpc-fig4}). */
+  static final int TESTBED_HOSTS = 6;
+
+  static final String TESTBED_PROFILE = "rpc-fig4";
+
+  /** Where the sorts run. */
+  enum Where {
+    /** A testbed the command makes for the run, the default where it can be made. */
+    OWN_TESTBED,
+    /** The testbed that is up ({@code --testbed}). */
+    TESTBED_UP,
+    /** An embedded {@code local-cluster} ({@code --local}). */
+    LOCAL
+  }
+
   /** The parsed command line. */
   record Options(
       long bytes,
@@ -80,7 +108,8 @@ public final class TerasortCommand implements Command {
       String scheme,
       Path work,
       boolean json,
-      boolean testbed,
+      Where where,
+      int mbit,
       boolean mixed,
       boolean workConserving,
       String coordinator,
@@ -107,7 +136,8 @@ public final class TerasortCommand implements Command {
           scheme,
           work,
           json,
-          testbed,
+          where,
+          mbit,
           mixed,
           workConserving,
           coordinator,
@@ -134,7 +164,19 @@ public final class TerasortCommand implements Command {
       return USAGE;
     }
     TestbedSpark testbed = null;
+    TestbedCommands.Session own = null;
     try {
+      if (o.where() == Where.OWN_TESTBED) {
+        try {
+          own = ownTestbed(o, err);
+        } catch (IOException | IllegalStateException e) {
+          err.println(
+              "coflow: sorting on an embedded local-cluster, not on shaped links (no link binds"
+                  + " there: expect no gain): "
+                  + e.getMessage());
+          o = parse(args, Where.LOCAL);
+        }
+      }
       Path root = Path.of(System.getProperty("coflow.home", "."));
       Path spark = SparkDistribution.home(root, err);
       Jars jars = Jars.find(root);
@@ -144,8 +186,8 @@ public final class TerasortCommand implements Command {
         Files.createDirectories(Path.of(URI.create(eventLog)));
       }
       Cluster cluster = new Cluster(o.master(), o.master(), o.sparkConf(), Map.of(), Map.of());
-      if (o.testbed()) {
-        List<HostLink> hosts = TestbedCommands.hostsUp();
+      if (o.where() != Where.LOCAL) {
+        List<HostLink> hosts = own != null ? own.hosts() : TestbedCommands.hostsUp();
         err.printf(Locale.ROOT, "coflow: starting Spark on the testbed's %d hosts%n", hosts.size());
         testbed =
             TestbedSpark.start(
@@ -161,7 +203,17 @@ public final class TerasortCommand implements Command {
         cluster =
             new Cluster(
                 testbed.masterUrl(),
-                "testbed, " + hosts.size() + " hosts x " + o.cores() + " core(s)",
+                (own != null
+                        ? "a testbed of its own ("
+                            + TESTBED_PROFILE
+                            + ", "
+                            + o.mbit()
+                            + " Mbit/s, hosts 5-6 at half), "
+                        : "testbed, ")
+                    + hosts.size()
+                    + " hosts x "
+                    + o.cores()
+                    + " core(s)",
                 conf,
                 Map.of(),
                 TestbedSpark.linkConf(hosts));
@@ -193,14 +245,73 @@ public final class TerasortCommand implements Command {
       if (testbed != null) {
         testbed.close();
       }
+      closeQuietly(own, err);
+    }
+  }
+
+  /**
+   * Makes the testbed of {@link Where#OWN_TESTBED} (or takes the one up with the same links).
+   *
+   * @throws IOException when it cannot be made here, saying why
+   * @throws IllegalStateException when a testbed with other links is up
+   */
+  private static TestbedCommands.Session ownTestbed(Options o, PrintStream err)
+      throws IOException, InterruptedException {
+    if (!"root".equals(System.getProperty("user.name"))) {
+      throw new IOException("the testbed's network namespaces need root");
+    }
+    err.printf(
+        Locale.ROOT,
+        "coflow: making a testbed of %d hosts with shaped links (%s: %d Mbit/s, hosts 5-6 at"
+            + " half); --local sorts on one machine instead%n",
+        TESTBED_HOSTS,
+        TESTBED_PROFILE,
+        o.mbit());
+    return TestbedCommands.session(TESTBED_PROFILE, TESTBED_HOSTS, o.mbit(), err);
+  }
+
+  private static void closeQuietly(TestbedCommands.Session session, PrintStream err) {
+    if (session == null) {
+      return;
+    }
+    try {
+      session.close();
+    } catch (IOException e) {
+      err.println(
+          "coflow: the testbed was not taken down (coflow testbed down): " + e.getMessage());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
   }
 
   static Options parse(String[] args) {
+    return parse(args, null);
+  }
+
+  /**
+   * The command line, sorting where {@code where} says, or where the flags say (null): a testbed of
+   * its own unless {@code --local} or {@code --testbed}. The defaults of size, cores and reducers
+   * are those of where it sorts.
+   */
+  static Options parse(String[] args, Where where) {
     Flags f = OPTIONS.parse(args);
-    long bytes = bytes(f.string("--size", "1g"));
-    int executors = f.positiveInt("--executors", 4);
-    int cores = f.positiveInt("--cores", 1);
+    if (f.has("--local") && f.has("--testbed")) {
+      throw new IllegalArgumentException("--local or --testbed, not both");
+    }
+    if (where == null) {
+      where = f.has("--local") ? Where.LOCAL : f.has("--testbed") ? Where.TESTBED_UP : null;
+    }
+    if (where == null) {
+      if (f.has("--executors")) {
+        throw new IllegalArgumentException(
+            "--executors sizes the local cluster: add --local (the testbed runs one per host)");
+      }
+      where = Where.OWN_TESTBED;
+    }
+    boolean own = where == Where.OWN_TESTBED;
+    long bytes = bytes(f.string("--size", own ? "120m" : "1g"));
+    int executors = own ? TESTBED_HOSTS : f.positiveInt("--executors", 4);
+    int cores = f.positiveInt("--cores", own ? 6 : 1);
     String scheme = f.string("--scheme", "rpc");
     org.coflowshuffle.core.scheme.Schemes.require(scheme);
     Path work =
@@ -213,13 +324,14 @@ public final class TerasortCommand implements Command {
         f.positiveInt("--jobs", 3),
         executors,
         cores,
-        f.has("--reducers") ? f.positiveInt("--reducers", 1) : 0,
+        f.has("--reducers") ? f.positiveInt("--reducers", 1) : own ? TESTBED_HOSTS : 0,
         f.positiveInt("--executor-memory", 1024),
         scheme,
         work,
         f.has("--json"),
-        f.has("--testbed"),
-        f.has("--mixed"),
+        where,
+        f.positiveInt("--mbit", 4),
+        own || f.has("--mixed"),
         !f.has("--not-work-conserving"),
         coordinator(f.string("--coordinator", null)),
         withEventLog(sparkConf(f.all("--conf")), f.string("--event-log", null)));

@@ -43,9 +43,10 @@ import org.coflowshuffle.cli.testbed.TestbedYarn;
  * every run keeps its shuffle files with the NodeManagers' coflow service (Spark's protocol for the
  * stock run, the paced port for the plugin's).
  *
- * <p>The defaults are the setting docs/results.md measures: at 10 Mbit/s the links, not this
- * machine's CPU, bound the shuffles; two cores per executor leave the placement free slots to
- * choose from; one reducer per host by default.
+ * <p>The defaults stand for the RPC paper's testbed (section VI-A), as docs/results.md says: links
+ * that bind (4 Mbit/s, two hosts at half: slow enough that the links, not this machine's CPU, bound
+ * the shuffles), and free slots to place reducers on (six cores per executor for six reducers per
+ * job: Spark may stack a stage's reducers on one host, and the placement may choose).
  */
 public final class TerasortYarnCommand implements Command {
 
@@ -55,10 +56,10 @@ public final class TerasortYarnCommand implements Command {
               "terasort on YARN on the testbed: stock, rates only, and placement with rates")
           .value("--profile", "rpc-fig4", "the testbed's links (see testbed up); needs root")
           .value("--hosts", "6", "testbed hosts, one NodeManager each")
-          .value("--mbit", "10", "the fastest link, Mbit/s")
+          .value("--mbit", "4", "the fastest link, Mbit/s")
           .value("--size", "120m", "data to sort, bytes (k, m, g: powers of ten)")
           .value("--jobs", "3", "terasorts at once, of different sizes")
-          .value("--cores", "2", "cores per executor")
+          .value("--cores", "6", "cores per executor")
           .value("--executors-per-host", "1", "executors on each host, sharing its link")
           .value("--reducers", "6", "reducers per job (default one per host)")
           .value("--executor-memory", "1024", "MiB per executor")
@@ -155,7 +156,8 @@ public final class TerasortYarnCommand implements Command {
       runs.add(strict ? v.notWorkConserving() : v);
     }
     int hosts = f.positiveInt("--hosts", 6);
-    int cores = f.positiveInt("--cores", 2);
+    int mbit = f.positiveInt("--mbit", 4);
+    int cores = f.positiveInt("--cores", 6);
     int perHost = f.positiveInt("--executors-per-host", 1);
     if (cores * perHost > TestbedYarn.VCORES) {
       throw new IllegalArgumentException(
@@ -179,7 +181,8 @@ public final class TerasortYarnCommand implements Command {
                     Path.of(System.getProperty("java.io.tmpdir"), "coflow-terasort-yarn")
                         .toString())),
             f.has("--json"),
-            true,
+            TerasortCommand.Where.TESTBED_UP,
+            mbit,
             true,
             !strict,
             null,
@@ -187,7 +190,7 @@ public final class TerasortYarnCommand implements Command {
     return new Bench(
         f.string("--profile", "rpc-fig4"),
         hosts,
-        f.positiveInt("--mbit", 10),
+        mbit,
         f.has("--shuffle-service"),
         f.has("--input-hosts") ? f.positiveInt("--input-hosts", 1) : 0,
         f.has("--locality-wait")

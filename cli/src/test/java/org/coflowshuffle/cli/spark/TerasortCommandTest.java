@@ -42,13 +42,41 @@ class TerasortCommandTest {
   }
 
   @Test
-  void defaultsAndOptions() {
+  void byDefaultItSortsOnATestbedOfItsOwnShapedAsThePapers() {
     TerasortCommand.Options o = TerasortCommand.parse(new String[0]);
+    assertEquals(TerasortCommand.Where.OWN_TESTBED, o.where());
+    assertEquals(1_200_000L, o.rows(), "120 MB");
+    assertEquals(3, o.jobs());
+    assertTrue(o.mixed(), "jobs of different sizes");
+    assertEquals(6, o.executors(), "one executor per host");
+    assertEquals(6, o.cores());
+    assertEquals(6, o.reducers(), "one reducer per host");
+    assertEquals(4, o.mbit());
+    assertEquals(5, TerasortCommand.parse(new String[] {"--mbit", "5", "--cores", "2"}).mbit());
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> TerasortCommand.parse(new String[] {"--executors", "2"}));
+    assertTrue(e.getMessage().contains("--local"), e.getMessage());
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> TerasortCommand.parse(new String[] {"--local", "--testbed"}));
+  }
+
+  @Test
+  void theLocalClusterKeepsItsOwnDefaults() {
+    TerasortCommand.Options o = TerasortCommand.parse(new String[] {"--local"});
+    assertEquals(TerasortCommand.Where.LOCAL, o.where());
     assertEquals(10_000_000L, o.rows());
     assertEquals(3, o.jobs());
     assertEquals("local-cluster[4,1,1024]", o.master());
     assertEquals(4, o.reducers(), "one reducer per core by default");
-    o = TerasortCommand.parse(new String[] {"--executors", "2", "--cores", "2", "--json"});
+    assertEquals(false, o.mixed());
+    // the same defaults where the command falls back to it
+    assertEquals(o, TerasortCommand.parse(new String[0], TerasortCommand.Where.LOCAL));
+    o =
+        TerasortCommand.parse(
+            new String[] {"--local", "--executors", "2", "--cores", "2", "--json"});
     assertEquals(4, o.reducers());
     assertTrue(o.json());
     assertEquals(null, o.coordinator());
@@ -57,6 +85,9 @@ class TerasortCommandTest {
     assertThrows(
         IllegalArgumentException.class,
         () -> TerasortCommand.parse(new String[] {"--coordinator", "coord.example"}));
+    o = TerasortCommand.parse(new String[] {"--testbed"});
+    assertEquals(TerasortCommand.Where.TESTBED_UP, o.where());
+    assertEquals(1, o.cores(), "a testbed made by hand keeps the local defaults");
   }
 
   @Test

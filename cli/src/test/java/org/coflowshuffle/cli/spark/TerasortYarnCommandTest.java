@@ -25,8 +25,8 @@ class TerasortYarnCommandTest {
         b.runs().stream().map(TerasortRuns.Variant::name).toList());
     assertTrue(b.terasort().mixed(), "jobs of three sizes");
     assertEquals(6, b.terasort().reducers(), "one reducer per host");
-    assertEquals(2, b.terasort().cores());
-    assertEquals(10, b.mbit(), "links that bind, not the machine's CPU");
+    assertEquals(6, b.terasort().cores(), "free slots to place reducers on");
+    assertEquals(4, b.mbit(), "links that bind, not the machine's CPU");
     assertEquals(120_000_000L, b.terasort().bytes());
     assertEquals(0, b.inputHosts());
     assertEquals(null, b.localityWait(), "Spark's own");
@@ -50,7 +50,8 @@ class TerasortYarnCommandTest {
         () -> TerasortYarnCommand.parse(new String[] {"--locality-wait", "-1"}));
     assertEquals(8, TerasortYarnCommand.parse(new String[] {"--cores", "8"}).terasort().cores());
     TerasortYarnCommand.Bench two =
-        TerasortYarnCommand.parse(new String[] {"--executors-per-host", "2", "--hosts", "4"});
+        TerasortYarnCommand.parse(
+            new String[] {"--executors-per-host", "2", "--hosts", "4", "--cores", "2"});
     assertEquals(2, two.executorsPerHost());
     assertEquals(8, two.terasort().executors(), "executors in all");
     assertEquals(4, two.terasort().reducers(), "still one reducer per host by default");
