@@ -13,6 +13,7 @@ import java.io.PrintStream;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -312,7 +313,9 @@ public final class FaultsBenchCommand implements Command {
 
   /**
    * How many {@link #HELD} lines the application's containers logged, in the NodeManagers' log
-   * directories under {@code yarn}; -1 when it has none there.
+   * directories ({@code yarn/HOST/logs/APP}); -1 when it has none there. Only those are read: the
+   * rest of a NodeManager's directory holds the application's caches, which YARN deletes as the
+   * application ends, while this reads.
    */
   static int heldFetches(Path yarn, String appId) throws IOException {
     if (!Files.isDirectory(yarn)) {
@@ -320,12 +323,20 @@ public final class FaultsBenchCommand implements Command {
     }
     int held = 0;
     boolean found = false;
-    try (Stream<Path> files = Files.walk(yarn)) {
-      for (Path f : (Iterable<Path>) files::iterator) {
-        if (f.toString().contains(appId) && f.getFileName().toString().equals("stderr")) {
-          found = true;
-          try (Stream<String> lines = Files.lines(f)) {
-            held += (int) lines.filter(l -> l.contains(HELD)).count();
+    try (DirectoryStream<Path> hosts = Files.newDirectoryStream(yarn)) {
+      for (Path host : hosts) {
+        Path logs = host.resolve("logs").resolve(appId);
+        if (!Files.isDirectory(logs)) {
+          continue;
+        }
+        try (Stream<Path> files = Files.walk(logs)) {
+          for (Path f : (Iterable<Path>) files::iterator) {
+            if (f.getFileName().toString().equals("stderr")) {
+              found = true;
+              try (Stream<String> lines = Files.lines(f)) {
+                held += (int) lines.filter(l -> l.contains(HELD)).count();
+              }
+            }
           }
         }
       }

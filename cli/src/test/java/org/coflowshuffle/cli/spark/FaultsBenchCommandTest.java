@@ -55,6 +55,11 @@ class FaultsBenchCommandTest {
     String held = "WARN DriverLink: coflow: shuffle 0: a fetch was held for 180.0 s; ...\n";
     Files.writeString(mine, "INFO ok\n" + held + held);
     Files.writeString(other, held);
+    // the application's caches (deleted by YARN as it ends, perhaps while this reads) are not read
+    Path cache =
+        yarn.resolve("h2/local/usercache/root/appcache/application_1_0002/blockmgr/stderr");
+    Files.createDirectories(cache.getParent());
+    Files.writeString(cache, held);
     assertEquals(2, FaultsBenchCommand.heldFetches(yarn, "application_1_0002"));
     assertEquals(-1, FaultsBenchCommand.heldFetches(yarn, "application_1_0003"), "no logs");
   }
