@@ -5,9 +5,11 @@
 package org.coflowshuffle.coordinator.live;
 
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -27,14 +29,19 @@ import java.util.TreeMap;
  * and fell shorter than every link at the other end of its flows (so that it, not they, held them
  * back: see {@link #limits}), {@link #HELD_TO_LOWER} windows in a row (one says little: a stage's
  * fetches start and end unevenly), may be limited below its estimate: the estimate drops to what
- * the link carried, but never below the most it carried in a window of the last {@link #RECENT} (a
- * minute): fetches deliver less than planned for reasons of their own too (a reduce task that has
- * not asked for every block yet), and a link is not taken for slower than it has shown it is. A
+ * the link carried, but never below the most it carried in one of its last {@link #RECENT} windows
+ * with flows (five minutes of them): fetches deliver less than planned for reasons of their own too
+ * (a reduce task that has not asked for every block yet, a stage's last flows), and a link is not
+ * taken for slower than it has shown it is. Other traffic is taken off apart (see below), so the
+ * memory can be long; a shorter one let the light load at the end of a stage pull links down. A
  * link that delivered what a plan filling it asked, {@link #CARRIED_TO_PROBE} windows in a row, may
  * carry more, as may one its interface counted full of its estimate: for one window the plan gets
  * {@link #PROBE_GAIN} times the estimate. Whenever a link carried more than its estimate, the
  * estimate rises to that. A direction that has shown no speed of its own takes the one the other
- * direction of its NIC was measured at ({@link #mirror}).
+ * direction of its NIC was measured at ({@link #mirror}). A link neither direction of whose NIC has
+ * shown a speed, but that carried within {@link #SAME_SPEED} of a speed measured on another link
+ * behind a NIC of the same nominal speed, is taken at that speed ({@link #priors}): links behind
+ * NICs of one speed mostly carry alike.
  *
  * <p>What a link carried in a window is the most its interface counted over any {@link #PEAK_SPAN}
  * ending in it, not the window's mean: flows start and end within a window, so the mean of one a
@@ -60,7 +67,11 @@ final class LinkEstimates {
   /** Windows in a row a link must hold its flows back before its estimate drops. */
   static final int HELD_TO_LOWER = 2;
 
-  static final int RECENT = 30;
+  /** Windows with flows whose busiest stretch bounds how low a link is taken. */
+  static final int RECENT = 150;
+
+  /** A link that carried within this factor of a speed measured behind its kind of NIC has it. */
+  static final double SAME_SPEED = 0.9;
 
   /** Windows whose other traffic is averaged: steady traffic, not one window's report jitter. */
   static final int OTHER_WINDOWS = 3;
@@ -111,7 +122,8 @@ final class LinkEstimates {
   private static final class Link {
     double nominal = UNKNOWN_LINK;
     boolean stated; // the nominal speed is a setting's, not a NIC's or unknown
-    double estimate = Double.NaN; // NaN until a window measured it: the nominal speed holds
+    double estimate = Double.NaN; // NaN until a window measured it: the prior or nominal speed
+    double prior = Double.NaN; // a speed measured on a link of its kind (see priors), or NaN
     boolean mirrored; // the estimate is the other direction's (see mirror)
     boolean probing;
     int carried;
@@ -134,8 +146,17 @@ final class LinkEstimates {
     final double[] recent = new double[RECENT];
     int windows;
 
+    /** The most it carried in one of its last {@link #RECENT} windows with flows. */
+    double best() {
+      double best = 0;
+      for (double r : recent) {
+        best = Math.max(best, r);
+      }
+      return best;
+    }
+
     double estimate() {
-      return Double.isNaN(estimate) ? nominal : estimate;
+      return !Double.isNaN(estimate) ? estimate : Double.isNaN(prior) ? nominal : prior;
     }
 
     /** Other traffic, bytes per second: the mean of the last windows that counted it. */
@@ -199,6 +220,7 @@ final class LinkEstimates {
       for (Link l : pair) {
         l.nominal = bytesPerSecond;
         l.stated = stated;
+        l.prior = Double.NaN; // the next window's, from links of this speed
         if (l.estimate > bytesPerSecond) {
           l.estimate = bytesPerSecond;
         }
@@ -339,10 +361,11 @@ final class LinkEstimates {
         l.full = l.countedSeconds > 0 && l.countedBytes / l.countedSeconds * SHORT >= l.estimate();
       }
     }
-    boolean changed = false;
+    Map<Link, Double> before = new HashMap<>();
     for (Map.Entry<String, Link[]> machine : links.entrySet()) {
       Link[] pair = machine.getValue();
-      double[] before = {pair[IN].effective(), pair[OUT].effective()};
+      before.put(pair[IN], pair[IN].effective());
+      before.put(pair[OUT], pair[OUT].effective());
       for (int d = IN; d <= OUT; d++) {
         Link l = pair[d];
         double delivered = l.deliveredBytes / length;
@@ -357,7 +380,11 @@ final class LinkEstimates {
       }
       mirror(pair[IN], pair[OUT]);
       mirror(pair[OUT], pair[IN]);
-      changed |= pair[IN].effective() != before[IN] || pair[OUT].effective() != before[OUT];
+    }
+    priors();
+    boolean changed = false;
+    for (Map.Entry<Link, Double> b : before.entrySet()) {
+      changed |= b.getKey().effective() != b.getValue();
     }
     for (Link[] pair : links.values()) { // a new window, once every link was judged on the last
       for (Link l : pair) {
@@ -391,6 +418,45 @@ final class LinkEstimates {
         && measured.estimate < other.nominal) {
       other.estimate = measured.estimate;
       other.mirrored = true;
+    }
+  }
+
+  /**
+   * Gives every link that has shown no speed of its own, and whose speed no setting states, the
+   * speed measured on another link behind a NIC of the same nominal speed that its own busiest
+   * stretch came within {@link #SAME_SPEED} of (the nearest, and never below what it carried;
+   * mirrored estimates are not counted: they measured the other direction). Without it, a link
+   * whose flows were held back at their other ends as much as by itself (a fast host's link while
+   * its receivers bind) would stay at its NIC's nominal speed (10 Gbit/s for a veth) after a
+   * shuffle loaded it to its rate, and the next shuffle would be placed onto it as onto the fastest
+   * link there is. A link that carried clearly less than every measured speed keeps its nominal
+   * one: that it could carry more is not known.
+   */
+  private void priors() {
+    Map<Double, List<Double>> measured = new HashMap<>();
+    for (Link[] pair : links.values()) {
+      for (Link l : pair) {
+        if (!l.stated && !l.mirrored && !Double.isNaN(l.estimate)) {
+          measured.computeIfAbsent(l.nominal, n -> new ArrayList<>()).add(l.estimate);
+        }
+      }
+    }
+    for (Link[] pair : links.values()) {
+      for (Link l : pair) {
+        l.prior = Double.NaN;
+        if (l.stated) {
+          continue;
+        }
+        double best = l.best();
+        double nearest = Double.NaN;
+        for (double e : measured.getOrDefault(l.nominal, List.of())) {
+          boolean near = e * SAME_SPEED <= best && best * SAME_SPEED <= e;
+          if (near && (Double.isNaN(nearest) || Math.abs(e - best) < Math.abs(nearest - best))) {
+            nearest = e;
+          }
+        }
+        l.prior = Math.max(nearest, best); // NaN stays NaN
+      }
     }
   }
 
@@ -456,10 +522,7 @@ final class LinkEstimates {
       l.carried = 0;
     } else {
       l.recent[l.windows++ % RECENT] = carried;
-      double best = 0;
-      for (double r : l.recent) {
-        best = Math.max(best, r);
-      }
+      double best = l.best();
       double estimate = l.estimate();
       if (l.probing) {
         l.probing = false;
@@ -478,7 +541,8 @@ final class LinkEstimates {
       } else {
         l.carried = 0;
       }
-      if (carried > l.estimate) { // false while NaN: a nominal speed is not raised
+      double shown = Double.isNaN(l.estimate) ? l.prior : l.estimate; // NaN: only a nominal speed
+      if (carried > shown) { // false while NaN: a nominal speed is not raised
         l.estimate = Math.min(l.nominal, carried); // it carried more than thought
         l.mirrored = false;
       }

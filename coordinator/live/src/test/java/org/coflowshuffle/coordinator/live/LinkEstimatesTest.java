@@ -100,6 +100,19 @@ class LinkEstimatesTest {
   }
 
   @Test
+  void theLongLightTailOfAStageDoesNotMakeTheLinkSlower() {
+    LinkEstimates l = new LinkEstimates();
+    l.nicSpeed("a", 1250 * MB);
+    l.tick(0);
+    double t = windows(l, 0, 5, 10 * MB);
+    // A minute and a half of a stage's last flows, delivering a tenth of what was planned.
+    for (int w = 0; w < 45; w++, t += W) {
+      window(l, t, 10 * MB, 1 * MB);
+    }
+    assertEquals(10 * MB, l.estimates().get("a")[LinkEstimates.OUT], 1e-6, "it carried 10");
+  }
+
+  @Test
   void anEstimatePulledLowClimbsBackToTheLinksSpeed() {
     LinkEstimates l = new LinkEstimates();
     l.nicSpeed("a", 1250 * MB);
@@ -348,6 +361,66 @@ class LinkEstimatesTest {
     LinkEstimates l = twoByTwo();
     assertEquals(1250 * MB, l.estimates().get("b")[LinkEstimates.IN], 1e-6, "b held nothing back");
     assertEquals(1250 * MB, l.estimates().get("d")[LinkEstimates.IN], 1e-6);
+  }
+
+  @Test
+  void linksThatCarriedAsMuchAsOneMeasuredBehindTheirKindOfNicAreTakenAtItsSpeed() {
+    LinkEstimates l = twoByTwo(); // every link carried 1.19 MB/s, none can be told from another
+    for (String m : new String[] {"x", "y", "z"}) {
+      l.nicSpeed(m, 1250 * MB);
+    }
+    l.nicSpeed("slow", 125 * MB); // a NIC of another speed
+    // x's link out, shaped to 1.19 MB/s, holds back its flows to y and z
+    double t = 3 * W;
+    for (int w = 0; w < LinkEstimates.HELD_TO_LOWER; w++, t += W) {
+      double each = l.effective("x", LinkEstimates.OUT) / 2;
+      l.planned(
+          t,
+          Map.of(
+              "x", new double[] {0, 2 * each},
+              "y", new double[] {each, 0},
+              "z", new double[] {each, 0}));
+      l.delivered("x", "y", 1.19 * MB / 2 * W);
+      l.delivered("x", "z", 1.19 * MB / 2 * W);
+      l.tick(t + W);
+    }
+    Map<String, double[]> e = l.estimates();
+    assertEquals(1.19 * MB, e.get("x")[LinkEstimates.OUT], 1e-6, "measured");
+    assertEquals(1.19 * MB, e.get("b")[LinkEstimates.IN], 1e-6, "carried as much as x");
+    assertEquals(1.19 * MB, e.get("a")[LinkEstimates.OUT], 1e-6);
+    assertEquals(1250 * MB, e.get("y")[LinkEstimates.IN], 1e-6, "carried half: not known");
+    assertEquals(125 * MB, e.get("slow")[LinkEstimates.IN], 1e-6, "no link of its speed measured");
+    // Beyond the plan (idle bandwidth handed out), b's link carries more than x's speed.
+    l.planned(t, Map.of("a", new double[] {0, 1.19 * MB}, "b", new double[] {1.19 * MB, 0}));
+    l.delivered("a", "b", 3 * MB * W);
+    l.tick(t + W);
+    assertEquals(3 * MB, l.estimates().get("b")[LinkEstimates.IN], 1e-6, "what it carried");
+    assertEquals(1.19 * MB, l.estimates().get("d")[LinkEstimates.IN], 1e-6, "the nearest speed");
+  }
+
+  @Test
+  void aLinkIsNotTakenAtASpeedClearlyBelowWhatItCarried() {
+    LinkEstimates l = new LinkEstimates();
+    for (String m : new String[] {"x", "y", "z"}) {
+      l.nicSpeed(m, 1250 * MB);
+    }
+    l.tick(0);
+    // x (0.6 MB/s out) and y (1 MB/s out) both send to z, planned at the veth's speed: x's link is
+    // measured first, but y's carried more than that
+    for (int w = 0; w < LinkEstimates.HELD_TO_LOWER; w++) {
+      l.planned(
+          w * W,
+          Map.of(
+              "x", new double[] {0, 625 * MB},
+              "y", new double[] {0, 625 * MB},
+              "z", new double[] {1250 * MB, 0}));
+      l.delivered("x", "z", 0.6 * MB * W);
+      l.delivered("y", "z", 1.0 * MB * W);
+      l.tick((w + 1) * W);
+    }
+    Map<String, double[]> e = l.estimates();
+    assertEquals(0.6 * MB, e.get("x")[LinkEstimates.OUT], 1e-6);
+    assertEquals(1250 * MB, e.get("y")[LinkEstimates.OUT], 1e-6, "not x's speed: unknown");
   }
 
   @Test
