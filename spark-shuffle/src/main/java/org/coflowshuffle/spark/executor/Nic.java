@@ -9,6 +9,8 @@ import java.net.InetAddress;
 import java.net.NetworkInterface;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 /**
  * The network interface an executor's address is on, as the kernel reports it: its speed ({@code
@@ -21,6 +23,14 @@ import java.nio.file.Path;
 final class Nic {
 
   private static final Path COUNTERS = Path.of("/proc/net/dev");
+
+  /**
+   * A read slower than this is not dated, as the counts were taken somewhere within it: a count
+   * dated a tenth of a second late (a garbage collection while the read's text is parsed) makes the
+   * second after it look a tenth faster, and the coordinator takes what a link carried for its
+   * speed.
+   */
+  static final long MOST_READ_MILLIS = 20;
 
   private final String name;
 
@@ -54,6 +64,25 @@ final class Nic {
     } catch (IOException | RuntimeException e) {
       return null;
     }
+  }
+
+  /**
+   * Bytes received and sent, and when they were read (milliseconds of {@code clock}, halfway
+   * through the read); null when the kernel does not say or the read took longer than {@link
+   * #MOST_READ_MILLIS}.
+   */
+  long[] datedCounts(LongSupplier clock) {
+    return dated(clock, this::counts);
+  }
+
+  /** {@code read}'s counts and the time halfway through it, or null (see {@link #datedCounts}). */
+  static long[] dated(LongSupplier clock, Supplier<long[]> read) {
+    long before = clock.getAsLong();
+    long[] c = read.get();
+    long after = clock.getAsLong();
+    return c == null || after - before > MOST_READ_MILLIS
+        ? null
+        : new long[] {c[0], c[1], before + (after - before) / 2};
   }
 
   /** A speed file's content, Mbit/s, as bytes per second; 0 when not a positive number. */

@@ -197,10 +197,9 @@ public final class PacedFetchInstaller implements AutoCloseable {
         Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("coflow-interface-counts"));
     s.scheduleAtFixedRate(
         () -> {
-          long[] c = nic.counts();
-          if (c != null) {
-            DriverLink.interfaceBytes(
-                new Messages.InterfaceBytes(executorId, System.currentTimeMillis(), c[0], c[1]));
+          long[] c = nic.datedCounts(System::currentTimeMillis);
+          if (c != null) { // else the next second's count covers this one's bytes
+            DriverLink.interfaceBytes(new Messages.InterfaceBytes(executorId, c[2], c[0], c[1]));
           }
         },
         0,

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 class NicTest {
@@ -35,5 +36,21 @@ class NicTest {
     assertNull(Nic.parseCounts(PROC_NET_DEV, "eth0"), "a line cut short");
     assertNull(Nic.parseCounts(PROC_NET_DEV, "h1-eth0"), "names match whole");
     assertNull(Nic.parseCounts("", "lo"));
+  }
+
+  @Test
+  void countsAreDatedHalfwayThroughTheirReadAndAReadThatStalledIsNotDated() {
+    AtomicLong clock = new AtomicLong(1000);
+    long[] quick = Nic.dated(clock::get, () -> pause(clock, 4, new long[] {7, 9}));
+    assertArrayEquals(new long[] {7, 9, 1002}, quick);
+    long[] stalled =
+        Nic.dated(clock::get, () -> pause(clock, Nic.MOST_READ_MILLIS + 1, new long[] {8, 10}));
+    assertNull(stalled, "a pause within the read: when the counts were taken is not known");
+    assertNull(Nic.dated(clock::get, () -> null), "no counts");
+  }
+
+  private static long[] pause(AtomicLong clock, long millis, long[] counts) {
+    clock.addAndGet(millis);
+    return counts;
   }
 }

@@ -315,6 +315,32 @@ class LinkEstimatesTest {
     assertEquals(1.19 * MB, l.estimates().get("a")[LinkEstimates.OUT], 1e-6, "no other traffic");
   }
 
+  @Test
+  void aShapersBurstAfterTheLinkIdledIsNotTakenForItsSpeed() {
+    LinkEstimates l = new LinkEstimates();
+    l.nicSpeed("a", 1250 * MB); // veths that say 10 Gbit/s; a's link is shaped to 2 Mbit/s
+    l.nicSpeed("b", 1250 * MB);
+    l.counted("a", 0, 0, 0, 0);
+    l.counted("b", 0, 0, 0, 0);
+    double rate = 0.25 * MB;
+    double burst = 64 * 1024; // the token bucket, full after a's link idled, lets this through
+    double sent = 0;
+    for (int w = 0; w < 5; w++) { // idle for a second, then busy
+      double planned = l.effective("a", LinkEstimates.OUT);
+      l.planned(w * W, Map.of("a", new double[] {0, planned}, "b", new double[] {planned, 0}));
+      for (int s = 1; s <= W; s++) {
+        double t = w * W + s;
+        double bytes = t == 1 ? 0 : t == 2 ? rate + burst : rate;
+        l.delivered("a", "b", bytes);
+        sent += bytes / LinkEstimates.PAYLOAD;
+        l.counted("a", t, 0, sent, t);
+        l.counted("b", t, sent, 0, t);
+      }
+    }
+    assertTrue((2 * rate + burst) / W > 1.12 * rate, "the stretch the burst starts");
+    assertEquals(rate, l.estimates().get("a")[LinkEstimates.LINK_OUT], 0.01 * rate, "its rate");
+  }
+
   /**
    * Two senders, each shaped to 1.19 MB/s behind a veth, send alike to two receivers whose links
    * are free: every link is at its NIC's 10 Gbit/s and falls short of plans that speed allows.
