@@ -67,12 +67,12 @@ final class Nic {
   }
 
   /**
-   * Bytes received and sent, and when they were read (milliseconds of {@code clock}, halfway
-   * through the read); null when the kernel does not say or the read took longer than {@link
+   * Bytes received and sent, and when they were read (epoch milliseconds, halfway through the
+   * read); null when the kernel does not say or the read took longer than {@link
    * #MOST_READ_MILLIS}.
    */
-  long[] datedCounts(LongSupplier clock) {
-    return dated(clock, this::counts);
+  long[] datedCounts() {
+    return dated(System::currentTimeMillis, this::counts);
   }
 
   /** {@code read}'s counts and the time halfway through it, or null (see {@link #datedCounts}). */

@@ -197,7 +197,7 @@ public final class PacedFetchInstaller implements AutoCloseable {
         Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("coflow-interface-counts"));
     s.scheduleAtFixedRate(
         () -> {
-          long[] c = nic.datedCounts(System::currentTimeMillis);
+          long[] c = nic.datedCounts();
           if (c != null) { // else the next second's count covers this one's bytes
             DriverLink.interfaceBytes(new Messages.InterfaceBytes(executorId, c[2], c[0], c[1]));
           }
