@@ -27,6 +27,7 @@ public final class CoflowDemand {
   private final double[] senderBytes; // per shape.senders
   private final int[] pinnedHost;
   private final boolean allPinned;
+  private final boolean startsOncePlaced; // an unpinned reducer has nothing left to fetch
 
   /** With every reducer pinned: the plan's fixed loads. */
   private CoflowPlan pinnedPlan;
@@ -34,6 +35,7 @@ public final class CoflowDemand {
   private List<Host> boundsHosts; // the hosts `bounds` and `slowHostLimit` were worked out for
   private double[] bounds;
   private double slowHostLimit = Double.NaN; // NaN: not worked out yet
+  private double[] slowestAllowed; // null: not worked out yet, or the rule does not apply
 
   /**
    * @param locality whether to keep bytes per (reducer, source host), needed only when some sender
@@ -63,11 +65,14 @@ public final class CoflowDemand {
     }
     pinnedHost = new int[reducers];
     boolean all = true;
+    boolean starts = false;
     for (int n = 0; n < reducers; n++) {
       pinnedHost[n] = active.pinned()[n] ? active.hostOf()[n] : -1;
       all &= pinnedHost[n] >= 0;
+      starts |= pinnedHost[n] < 0 && work[n] <= 0;
     }
     allPinned = all;
+    startsOncePlaced = starts;
   }
 
   public ActiveCoflow active() {
@@ -173,6 +178,7 @@ public final class CoflowDemand {
     if (boundsHosts != net.hosts()) {
       bounds = PlanEvaluator.bounds(this, net);
       slowHostLimit = Double.NaN;
+      slowestAllowed = null;
       boundsHosts = net.hosts();
     }
     return bounds;
@@ -187,6 +193,17 @@ public final class CoflowDemand {
     return slowHostLimit;
   }
 
+  /**
+   * {@link SlowHostRule#slowestAllowed} on the hosts of {@code net}, worked out once per list of
+   * hosts: asked of every waiting coflow at each epoch of a decision. Read only.
+   */
+  double[] slowestAllowed(NetworkProfile net) {
+    if (slowestAllowed == null || boundsHosts != net.hosts()) {
+      slowestAllowed = SlowHostRule.slowestAllowed(this, net);
+    }
+    return slowestAllowed;
+  }
+
   /** The pinned plan cached for a cluster of {@code hosts}, or null. */
   CoflowPlan pinnedPlan(int hosts) {
     return pinnedPlan != null && pinnedPlan.received().length == hosts ? pinnedPlan : null;
@@ -199,6 +216,23 @@ public final class CoflowDemand {
   /** Each reducer's pinned host (-1 where none), a copy. */
   int[] pinnedHosts() {
     return pinnedHost.clone();
+  }
+
+  /**
+   * Each reducer's pinned host (-1 where none): the array itself, read-only, for an assignment that
+   * keeps the pinned reducers where they are (see {@link
+   * org.coflowshuffle.core.policy.CoflowAssignment}).
+   */
+  public int[] pinnedHostsShared() {
+    return pinnedHost;
+  }
+
+  /**
+   * Whether a reducer not yet pinned has nothing left to fetch: placed, it starts and ends at once,
+   * so the coflow may always make progress now.
+   */
+  public boolean startsOncePlaced() {
+    return startsOncePlaced;
   }
 
   /** Whether every reducer is pinned, so that there is nothing left to place. */

@@ -35,7 +35,7 @@ final class LocalSearch {
         used[plan.hostOf()[n]]++;
       }
     }
-    double[] least = slowHostRule ? SlowHostRule.slowestAllowed(d, net) : null;
+    double[] least = slowHostRule ? d.slowestAllowed(net) : null;
     CoflowPlan best = plan;
     for (int round = 0; round < MAX_ROUNDS; round++) {
       CoflowPlan start = best;

@@ -58,9 +58,13 @@ public final class RpcPlanner implements Planner {
     }
     List<PlacementMethod> methods = methods(d, net);
     CoflowPlan best = null;
+    int[] last = null;
     for (PlacementMethod method : methods) {
       int[] placed = SlotAwarePlacer.place(d, net, method, rule);
-      best = better(best, PlanEvaluator.evaluate(d, placed, net));
+      if (!Arrays.equals(placed, last)) { // the same placement as the method before: no better
+        best = better(best, PlanEvaluator.evaluate(d, placed, net));
+      }
+      last = placed;
       if (rule && waves && net.slotsLimited()) {
         int[] kept = SlotAwarePlacer.placeKeepingRule(d, net, method);
         if (!Arrays.equals(kept, placed)) { // every reducer had an allowed host: nothing new

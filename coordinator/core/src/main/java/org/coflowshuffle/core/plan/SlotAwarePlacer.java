@@ -68,7 +68,7 @@ public final class SlotAwarePlacer {
     for (int j = 0; j < m; j++) {
       slots[j] = nowOnly ? net.freeSlotsNow(j) : net.freeSlots(j);
     }
-    double[] least = rule ? SlowHostRule.slowestAllowed(d, net) : null;
+    double[] least = rule ? d.slowestAllowed(net) : null;
     while (opened > 0) {
       boolean[] eligible = new boolean[m];
       int eligibleHosts = 0;
@@ -131,13 +131,8 @@ public final class SlotAwarePlacer {
    * free now counts.
    */
   public static boolean mayReceiveNow(CoflowDemand d, NetworkProfile net, boolean rule) {
-    if (d.hasLocality()) {
+    if (d.hasLocality() || d.startsOncePlaced()) {
       return true;
-    }
-    for (int n = 0; n < d.reducers(); n++) {
-      if (d.pinnedHost(n) < 0 && d.work(n) <= 0) {
-        return true; // nothing to fetch: it starts, and ends, once placed
-      }
     }
     boolean sender = false;
     for (int i = 0; i < d.senders().length && !sender; i++) {
@@ -162,10 +157,7 @@ public final class SlotAwarePlacer {
       }
       if (!known) {
         fastestFree = net.fastestReceiverFreeNow();
-        least =
-            !rule || fastestFree < 0 || net.slotsLimited()
-                ? null
-                : SlowHostRule.slowestAllowed(d, net);
+        least = !rule || fastestFree < 0 || net.slotsLimited() ? null : d.slowestAllowed(net);
         known = true;
       }
       if (fastestFree >= 0

@@ -7,6 +7,7 @@ package org.coflowshuffle.core.scheme;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.BitSet;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -174,9 +175,10 @@ public final class SrtfPolicy implements SchedulingPolicy {
     // plans are merely made again and queued back in the same epoch of B.
     int askedAt = -1;
     boolean mayReceive = true;
+    boolean[] mayNot = new boolean[active.size()];
     while (!queue.isEmpty()) {
       if (!options.workConserving() && !planEvery && askedAt != net.epoch()) {
-        mayReceive = anyMayReceiveNow(queue, net);
+        mayReceive = anyMayReceiveNow(queue, net, mayNot);
         askedAt = net.epoch();
       }
       if (!mayReceive) {
@@ -208,13 +210,10 @@ public final class SrtfPolicy implements SchedulingPolicy {
       net.nextEpoch();
     }
     for (Entry e : queue) { // nothing they may use is free now: they wait, pinned reducers only
-      ActiveCoflow a = active.get(e.index());
-      int[] hostOf = new int[a.hostOf().length];
-      for (int n = 0; n < hostOf.length; n++) {
-        hostOf[n] = a.pinned()[n] ? a.hostOf()[n] : -1;
-      }
       out[e.index()] =
-          new CoflowAssignment(hostOf, zeros.computeIfAbsent(a.remaining().length, double[]::new));
+          new CoflowAssignment(
+              e.demand().pinnedHostsShared(),
+              zeros.computeIfAbsent(e.demand().active().remaining().length, double[]::new));
     }
     dropUnserved(served);
     if (early != null) {
@@ -298,10 +297,19 @@ public final class SrtfPolicy implements SchedulingPolicy {
     return false;
   }
 
-  private boolean anyMayReceiveNow(PriorityQueue<Entry> queue, NetworkProfile net) {
+  /**
+   * Whether some coflow queued may receive now. Within one invocation B only fills (each commit
+   * takes bandwidth and slots, none is given back), so a coflow that may not receive at one epoch
+   * may not at any later one: it is marked in {@code mayNot}, by index, and not asked again.
+   */
+  private boolean anyMayReceiveNow(
+      PriorityQueue<Entry> queue, NetworkProfile net, boolean[] mayNot) {
     for (Entry e : queue) {
-      if (planner.mayReceiveNow(e.demand(), net)) {
-        return true;
+      if (!mayNot[e.index()]) {
+        if (planner.mayReceiveNow(e.demand(), net)) {
+          return true;
+        }
+        mayNot[e.index()] = true;
       }
     }
     return false;
@@ -332,12 +340,12 @@ public final class SrtfPolicy implements SchedulingPolicy {
 
   private void forgetFinished(List<ActiveCoflow> active) {
     if (shapes.size() > active.size()) {
-      Set<Integer> live = new HashSet<>();
+      BitSet live = new BitSet();
       for (ActiveCoflow a : active) {
-        live.add(a.index());
+        live.set(a.index());
       }
-      shapes.keySet().retainAll(live);
-      demands.keySet().retainAll(live);
+      shapes.keySet().removeIf(i -> !live.get(i));
+      demands.keySet().removeIf(i -> !live.get(i));
     }
   }
 
