@@ -206,6 +206,9 @@ public final class SimulateCommand implements Command {
         crossing[i] = Arrays.stream(remote).sum();
       }
       double pooled = PooledSrptBound.sumOfCcts(instance, crossing);
+      if (t == 0) {
+        warmUp(plan, instance, seed);
+      }
       Map<String, Simulation.Outcome> outcomes = runSchemes(plan, instance, seed, t, progress);
       double[] reference = outcomes.get(plan.reference()).cct();
       for (String scheme : plan.schemes()) {
@@ -238,7 +241,30 @@ public final class SimulateCommand implements Command {
     }
   }
 
-  /** Runs every scheme on one trial's instance, as many at once as there are cores. */
+  /**
+   * Runs every scheme, untimed, on the first {@link #WARM_UP_COFLOWS} coflows of the first trial,
+   * so that the decisions timed are those of code the JIT has compiled, as a coordinator's are
+   * after its first minutes: else the scheme with the most code to compile pays for it in its mean
+   * decision time, and the comparison of schemes measures compilation.
+   */
+  private static void warmUp(SimulationPlan plan, Instance instance, long seed)
+      throws SchemeFailure {
+    List<Coflow> coflows = instance.coflows();
+    Instance prefix =
+        new Instance(
+            instance.hosts(),
+            coflows.subList(0, Math.min(WARM_UP_COFLOWS, coflows.size())),
+            instance.fabric());
+    runSchemes(plan, prefix, seed, 0, null);
+  }
+
+  /** Coflows each scheme replays untimed before the first trial ({@link #warmUp}). */
+  static final int WARM_UP_COFLOWS = 100;
+
+  /**
+   * Runs every scheme on one trial's instance, as many at once as there are cores; tells {@code
+   * progress} of each, unless null.
+   */
   private static Map<String, Simulation.Outcome> runSchemes(
       SimulationPlan plan, Instance instance, long seed, int trial, Progress progress)
       throws SchemeFailure {
@@ -255,7 +281,9 @@ public final class SimulateCommand implements Command {
                 () -> {
                   Simulation.Outcome o =
                       Simulation.run(instance, scheme, options, plan.resolution());
-                  progress.step("trial " + (trial + 1) + "/" + plan.trials() + " " + scheme);
+                  if (progress != null) {
+                    progress.step("trial " + (trial + 1) + "/" + plan.trials() + " " + scheme);
+                  }
                   return o;
                 }));
       }
