@@ -32,6 +32,7 @@ public final class CommittedRates {
   int[] outFlows; // per host: how many of its flows have a positive rate
   double[] sendBytes; // per host: the bytes of its flows that crossed the network at `at`
   boolean[] gate; // per host: whether it had outgoing bandwidth free (its flows may move)
+  boolean onPlan; // the flows moved at the rates of the commit before, or there was none
   private double[] spare; // for the first commit's rates, or null
 
   /** Nothing committed yet. */
@@ -53,12 +54,10 @@ public final class CommittedRates {
   }
 
   /**
-   * Whether a commit of {@code d} at {@code now} may start from these rates: the same coflow and
-   * senders with bandwidth free, and every reducer's bytes left as its flows' rates since the last
-   * commit leave them (so that they did move at them: the exact runner's coflows do, a live
-   * coordinator's, reported from real transfers, do not, and are committed afresh every time).
+   * Whether a commit of {@code d} whose flows {@linkplain #movedAsCommitted moved as committed} may
+   * start from these rates: the same coflow, and the same senders with bandwidth free.
    */
-  boolean continues(CoflowDemand d, boolean[] gate, int hosts, double now) {
+  boolean continues(CoflowDemand d, boolean[] gate, int hosts) {
     CoflowShape shape = d.shape();
     if (this.shape != shape
         || outRate.length != hosts
@@ -69,6 +68,19 @@ public final class CommittedRates {
       if (this.gate[u] != gate[u]) {
         return false;
       }
+    }
+    return true;
+  }
+
+  /**
+   * Whether each reducer of {@code d} has the bytes left at {@code now} that its flows' rates since
+   * the last commit leave it (the exact runner's coflows do; a live coordinator's, reported from
+   * real transfers, do not, and are committed afresh every time); true when nothing of the coflow
+   * was committed, since nothing then says they did not.
+   */
+  boolean movedAsCommitted(CoflowDemand d, double now) {
+    if (shape != d.shape()) {
+      return true;
     }
     double dt = now - at;
     for (int n = 0; n < to.length; n++) {
@@ -110,6 +122,22 @@ public final class CommittedRates {
   }
 
   /** Records when the rates were committed, and what was left then. */
+  /**
+   * When the first reducer that receives at these rates has all of its bytes (absolute): its host's
+   * bandwidth frees then, for the coflows waiting. Infinity when none receives, or when the flows
+   * did not move at the rates committed before (as live, where transfers report their progress):
+   * then these ends say little of when they will.
+   */
+  public double firstEnd() {
+    double first = Double.POSITIVE_INFINITY;
+    for (int n = 0; onPlan && end != null && n < end.length; n++) {
+      if (inRate[n] > 0 && end[n] < first) {
+        first = end[n];
+      }
+    }
+    return first;
+  }
+
   void committedAt(CoflowDemand d, double[] sendBytes, double now) {
     at = now;
     this.sendBytes = sendBytes;

@@ -100,7 +100,8 @@ public final class ReceiverDrivenRates implements RateRule {
       gate[u] = freeOut[u] > 0;
     }
     double now = net.now();
-    boolean again = last.continues(d, gate, m, now);
+    last.onPlan = last.movedAsCommitted(d, now);
+    boolean again = last.onPlan && last.continues(d, gate, m);
     double[] actualIn = zeroed(ACTUAL_IN, m);
     if (!again && !allMove && shape.senderOfRow() != null && !mayStretch(d, net, shortestSpan)) {
       // One pass gives the senders' bytes and the rates: no stretch can follow from those bytes.

@@ -222,7 +222,25 @@ public final class SrtfPolicy implements SchedulingPolicy {
     if (options.workConserving()) {
       idle.fill(active, out, net);
     }
-    return new Decision(Arrays.asList(out), wakeUp(active, out, view.now(), delta));
+    return new Decision(
+        Arrays.asList(out), Math.min(wakeUp(active, out, view.now(), delta), firstEnd(view.now())));
+  }
+
+  /**
+   * When the first reducer served now has all of its bytes: Algorithm 1 runs again at each flow
+   * completion, where the bandwidth it frees goes to the coflows waiting. Where no event comes
+   * first (a runner that wakes the policy at every coflow's end but not at every flow's), the
+   * policy asks to be woken then. Not when work-conserving: the fill moves the ends.
+   */
+  private double firstEnd(double now) {
+    double first = Double.POSITIVE_INFINITY;
+    for (CommittedRates c : committed.values()) {
+      double end = c.firstEnd();
+      if (end > now && end < first) {
+        first = end;
+      }
+    }
+    return first;
   }
 
   /**

@@ -208,6 +208,8 @@ final class RateDecider {
     for (FetchingCoflow c : fetching.all()) {
       c.assume(scheme.estimate(c.index)); // a no-op for stages whose sizes are all known
     }
-    wakeUp = d.wakeUpAt();
+    // Completions are reported here (a flow's last byte makes the rates stale), so the scheme's
+    // wake-ups at the ends it planned stand only for reports that lag: no sooner than a refresh.
+    wakeUp = Math.max(d.wakeUpAt(), now + PROGRESS_REFRESH_SECONDS);
   }
 }
