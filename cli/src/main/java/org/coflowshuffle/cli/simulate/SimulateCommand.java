@@ -44,6 +44,9 @@ import org.coflowshuffle.simulator.workload.RpcSynthetic;
  */
 public final class SimulateCommand implements Command {
 
+  /** Coflows each scheme replays untimed before the first trial ({@link #warmUp}). */
+  static final int WARM_UP_COFLOWS = 100;
+
   static final CommandOptions OPTIONS =
       CommandOptions.of(
               "simulate", "replay a workload under several schemes and compare their CCTs")
@@ -257,9 +260,6 @@ public final class SimulateCommand implements Command {
             instance.fabric());
     runSchemes(plan, prefix, seed, 0, null);
   }
-
-  /** Coflows each scheme replays untimed before the first trial ({@link #warmUp}). */
-  static final int WARM_UP_COFLOWS = 100;
 
   /**
    * Runs every scheme on one trial's instance, as many at once as there are cores; tells {@code
