@@ -198,7 +198,8 @@ public final class CoflowDemand {
    * hosts: asked of every waiting coflow at each epoch of a decision. Read only.
    */
   double[] slowestAllowed(NetworkProfile net) {
-    if (slowestAllowed == null || boundsHosts != net.hosts()) {
+    bounds(net); // forgets what was worked out for other hosts
+    if (slowestAllowed == null) {
       slowestAllowed = SlowHostRule.slowestAllowed(this, net);
     }
     return slowestAllowed;

@@ -121,7 +121,6 @@ public final class CommittedRates {
     outFlows = new int[hosts];
   }
 
-  /** Records when the rates were committed, and what was left then. */
   /**
    * When the first reducer that receives at these rates has all of its bytes (absolute): its host's
    * bandwidth frees then, for the coflows waiting. Infinity when none receives, or when the flows
@@ -138,6 +137,7 @@ public final class CommittedRates {
     return first;
   }
 
+  /** Records when the rates were committed, and what was left then. */
   void committedAt(CoflowDemand d, double[] sendBytes, double now) {
     at = now;
     this.sendBytes = sendBytes;
