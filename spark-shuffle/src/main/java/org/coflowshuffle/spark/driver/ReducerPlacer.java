@@ -28,13 +28,14 @@ import org.coflowshuffle.coordinator.live.ReduceTaskRanges;
 import org.coflowshuffle.coordinator.live.ShuffleCoordinator;
 import org.coflowshuffle.coordinator.live.ShufflePlacement;
 import org.coflowshuffle.spark.internal.CoalescedReads;
+import org.coflowshuffle.spark.internal.PreferredLocationsHook;
 import org.coflowshuffle.spark.internal.StageReads;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import scala.jdk.javaapi.CollectionConverters;
 
 /**
- * Answers the DAG scheduler's questions through {@link PreferredLocationsAdvice}: when a stage is
+ * Answers the DAG scheduler's questions through {@link PreferredLocationsHook}: when a stage is
  * submitted it places the stage's coflow (every shuffle it reads); then, asked where reduce
  * partition r of a shuffle should run, it gives the chosen executor as {@code
  * executor_<host>_<id>}, which Spark treats as process-local, so it holds when several executors

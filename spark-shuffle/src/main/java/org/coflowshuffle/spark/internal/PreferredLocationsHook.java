@@ -4,9 +4,6 @@
  */
 package org.coflowshuffle.spark.internal;
 
-import static net.bytebuddy.matcher.ElementMatchers.named;
-import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
-
 import java.lang.instrument.ClassFileTransformer;
 import java.lang.instrument.Instrumentation;
 import java.lang.instrument.UnmodifiableClassException;
@@ -16,17 +13,16 @@ import java.util.Properties;
 import java.util.function.BiConsumer;
 import java.util.function.BiFunction;
 import java.util.stream.Collectors;
-import net.bytebuddy.ByteBuddy;
 import net.bytebuddy.agent.ByteBuddyAgent;
-import net.bytebuddy.asm.Advice;
-import net.bytebuddy.dynamic.ClassFileLocator;
-import net.bytebuddy.implementation.Implementation;
-import net.bytebuddy.pool.TypePool;
 
 /**
  * Makes Spark's driver ask the coordinator where reduce tasks run. Spark has no public hook for
- * this, so {@link PreferredLocationsAdvice} is woven into the running driver JVM (a self-attached
- * agent, so no extra JVM flag), once per JVM; each application then sets or clears its placer.
+ * this, so calls to hooks are woven into three of its methods ({@link SparkShapes#WOVEN}) in the
+ * running driver JVM (a self-attached agent, so no extra JVM flag), once per JVM; each application
+ * then sets or clears its placer. The woven code finds the hooks in the system properties and
+ * catches nothing: each hook is put there guarded, so that anything it throws leaves Spark's own
+ * behaviour, except a {@link VirtualMachineError} (out of memory, stack overflow): the JVM is
+ * failing, and Spark must see it.
  */
 public final class PreferredLocationsHook {
 
@@ -41,7 +37,7 @@ public final class PreferredLocationsHook {
    * @param shuffle one reducer's location: {@code (ShuffleDependency, Integer reducer)} to a Scala
    *     {@code Seq} of locations, or null for Spark's own answer
    * @param rdd a partition's location: {@code (RDD, Partition)} to a {@code Seq}, or null
-   * @throws IllegalStateException when this Spark lacks a method the advice goes into ({@link
+   * @throws IllegalStateException when this Spark lacks a method a hook goes into ({@link
    *     SparkShapes}), or the JVM refuses the agent (for example a JRE without the attach module);
    *     Spark's placement then stays
    */
@@ -81,17 +77,58 @@ public final class PreferredLocationsHook {
       woven = true;
     }
     Properties p = System.getProperties();
-    p.put(PreferredLocationsAdvice.STAGE_KEY, stage);
-    p.put(PreferredLocationsAdvice.SHUFFLE_KEY, shuffle);
-    p.put(PreferredLocationsAdvice.RDD_KEY, rdd);
+    p.put(SparkShapes.STAGE_KEY, guarded(stage));
+    p.put(SparkShapes.SHUFFLE_KEY, guarded(shuffle, returned(SparkShapes.SHUFFLE_KEY)));
+    p.put(SparkShapes.RDD_KEY, guarded(rdd, returned(SparkShapes.RDD_KEY)));
+  }
+
+  /** The return type of the method whose hook is kept under {@code key}, as Spark loads it. */
+  private static Class<?> returned(String key) {
+    SparkShapes.Woven w =
+        SparkShapes.WOVEN.stream().filter(v -> v.key().equals(key)).findFirst().orElseThrow();
+    try {
+      return Class.forName(w.returns(), false, PreferredLocationsHook.class.getClassLoader());
+    } catch (ClassNotFoundException e) { // SparkShapes.mismatch found the method with this type
+      throw new IllegalStateException("class " + w.returns() + " not found", e);
+    }
+  }
+
+  /** {@code hook}, with anything it throws dropped but a {@link VirtualMachineError}. */
+  static BiConsumer<Object, Object> guarded(BiConsumer<Object, Object> hook) {
+    return (a, b) -> {
+      try {
+        hook.accept(a, b);
+      } catch (VirtualMachineError e) {
+        throw e;
+      } catch (Throwable e) {
+        // Spark's own behaviour
+      }
+    };
   }
 
   /**
-   * Puts the advice into the three Spark classes and nothing else. A transformer of its own, not
-   * Byte Buddy's {@code AgentBuilder}: that one matches every class loaded before and after (tens
-   * of thousands in a driver, Spark SQL's generated code included), this one compares one name per
-   * class. It stays registered, so that a later retransformation by another agent keeps the advice,
-   * and it rewrites the bytes it is given, so that it keeps theirs.
+   * {@code hook}, answering null (Spark's own answer) for anything it throws but a {@link
+   * VirtualMachineError}, and for an answer that is not of type {@code returns}.
+   */
+  static BiFunction<Object, Object, Object> guarded(
+      BiFunction<Object, Object, Object> hook, Class<?> returns) {
+    return (a, b) -> {
+      try {
+        Object answer = hook.apply(a, b);
+        return returns.isInstance(answer) ? answer : null;
+      } catch (VirtualMachineError e) {
+        throw e;
+      } catch (Throwable e) {
+        return null; // Spark's own answer
+      }
+    };
+  }
+
+  /**
+   * Puts the hooks into the three Spark classes and nothing else: a transformer that compares one
+   * name per class, not every class loaded before and after (tens of thousands in a driver, Spark
+   * SQL's generated code included). It stays registered, so that a later retransformation by
+   * another agent keeps the hooks, and it rewrites the bytes it is given, so that it keeps theirs.
    */
   private static final class Weaver implements ClassFileTransformer {
 
@@ -122,19 +159,7 @@ public final class PreferredLocationsHook {
         return null;
       }
       try {
-        String name = method.className();
-        ClassFileLocator locator =
-            new ClassFileLocator.Compound(
-                ClassFileLocator.Simple.of(name, bytes),
-                ClassFileLocator.ForClassLoader.of(loader));
-        return new ByteBuddy()
-            .with(Implementation.Context.Disabled.Factory.INSTANCE)
-            .decorate(TypePool.Default.of(locator).describe(name).resolve(), locator)
-            .visit(
-                Advice.to(method.advice())
-                    .on(named(method.method()).and(takesArguments(method.parameters().size()))))
-            .make()
-            .getBytes();
+        return EntryHookWeaver.weave(bytes, method);
       } catch (RuntimeException | LinkageError e) {
         failure = e; // the JVM drops what a transformer throws; install reports it
         return null;
@@ -145,8 +170,8 @@ public final class PreferredLocationsHook {
   /** Spark's own placement again, for every later call. */
   public static synchronized void uninstall() {
     Properties p = System.getProperties();
-    p.remove(PreferredLocationsAdvice.STAGE_KEY);
-    p.remove(PreferredLocationsAdvice.SHUFFLE_KEY);
-    p.remove(PreferredLocationsAdvice.RDD_KEY);
+    p.remove(SparkShapes.STAGE_KEY);
+    p.remove(SparkShapes.SHUFFLE_KEY);
+    p.remove(SparkShapes.RDD_KEY);
   }
 }

@@ -27,7 +27,8 @@ class SparkShapesTest {
             "submitMissingTasksForJob",
             List.of("org.apache.spark.scheduler.Stage", "int"),
             "void",
-            null);
+            SparkShapes.STAGE_KEY,
+            false);
     assertEquals(
         "void org.apache.spark.scheduler.DAGScheduler.submitMissingTasksForJob("
             + "org.apache.spark.scheduler.Stage, int) not found",
@@ -38,13 +39,15 @@ class SparkShapesTest {
             "getPreferredLocations",
             List.of("org.apache.spark.Partition", "int"),
             "scala.collection.immutable.Seq",
-            null);
+            SparkShapes.RDD_KEY,
+            true);
     assertEquals(
         "scala.collection.immutable.Seq org.apache.spark.rdd.RDD.getPreferredLocations("
             + "org.apache.spark.Partition, int) not found",
         SparkShapes.mismatch(List.of(reshaped), LOADER));
     SparkShapes.Woven gone =
-        new SparkShapes.Woven("org.apache.spark.NoSuchTracker", "x", List.of(), "void", null);
+        new SparkShapes.Woven(
+            "org.apache.spark.NoSuchTracker", "x", List.of(), "void", SparkShapes.STAGE_KEY, false);
     assertEquals(
         "class org.apache.spark.NoSuchTracker not found",
         SparkShapes.mismatch(List.of(gone), LOADER));
