@@ -78,7 +78,7 @@ final class EntryHookWeaver {
   }
 
   /** The JVM descriptor of the woven method, from its Java type names. */
-  static String descriptor(SparkShapes.Woven w) {
+  private static String descriptor(SparkShapes.Woven w) {
     StringBuilder d = new StringBuilder("(");
     for (String p : w.parameters()) {
       d.append(type(p).getDescriptor());
