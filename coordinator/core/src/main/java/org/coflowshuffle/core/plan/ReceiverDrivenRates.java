@@ -23,6 +23,13 @@ import java.util.Arrays;
  */
 public final class ReceiverDrivenRates implements RateRule {
 
+  /**
+   * Doubles per 64-byte memory line: from one changed reducer per line of a full shuffle's row,
+   * {@link #rewriteColumnsByRow} reads about as many lines as going reducer by reducer does, and
+   * reads them in order.
+   */
+  private static final int DOUBLES_PER_LINE = 8;
+
   /** How far a reducer's end may move before its flows get new rates, relative to its span. */
   private static final double SAME_END = 1e-10;
 
@@ -475,13 +482,14 @@ public final class ReceiverDrivenRates implements RateRule {
     CoflowShape shape = d.shape();
     double[] remaining = d.active().remaining();
     FlowGroups flows = shape.byReducer();
-    boolean[] changed = new boolean[to.length];
+    int[] changed = new int[to.length]; // the reducers whose rates change, ascending
+    int count = 0;
     int changedFlows = 0;
     for (int n = 0; n < to.length; n++) {
       int h = to[n];
       // the same host and none (both ends NaN), or the same host and the same end
-      changed[n] = h != last.to[n] || h >= 0 && !sameEnd(now + span[h], last.end[n], span[h]);
-      if (changed[n]) {
+      if (h != last.to[n] || h >= 0 && !sameEnd(now + span[h], last.end[n], span[h])) {
+        changed[count++] = n;
         changedFlows += flows.size(n);
       }
     }
@@ -492,13 +500,19 @@ public final class ReceiverDrivenRates implements RateRule {
     }
     double[] rates = last.rates;
     int[] senderOfRow = shape.senderOfRow();
-    for (int n = 0; n < to.length; n++) {
-      if (!changed[n]) {
-        continue;
-      }
+    double[] byRow = // the sums of those reducers' rates, when rewritten row by row
+        senderOfRow != null
+                && count >= to.length / DOUBLES_PER_LINE
+                && senderOfRow.length == shape.senders.length
+            ? rewriteColumnsByRow(last, d, senderOfRow, changed, count, to, span)
+            : null;
+    for (int c = 0; c < count; c++) {
+      int n = changed[c];
       int h = d.work(n) > 0 ? to[n] : -1; // with no bytes left, every rate is 0
       double in = 0;
-      if (senderOfRow != null && h < 0) {
+      if (byRow != null) {
+        in = byRow[c];
+      } else if (senderOfRow != null && h < 0) {
         stopColumn(last, senderOfRow, n);
       } else if (senderOfRow != null) {
         in = rewriteColumn(last, senderOfRow, remaining, n, h, span[h]);
@@ -526,6 +540,60 @@ public final class ReceiverDrivenRates implements RateRule {
         actualIn[to[n]] += last.inRate[n];
       }
     }
+  }
+
+  /**
+   * {@link #rewriteChanged}'s rates of the {@code count} reducers listed in {@code changed}, in a
+   * full shuffle ({@link CoflowShape#senderOfRow}) whose rows have senders of their own; returns
+   * each one's sum of rates, in that order. Row by row, where {@link #rewriteColumn} goes reducer
+   * by reducer: once most memory lines of a row hold a flow that changes, the rows are read in
+   * order instead of one line per row and reducer. Each sender's and each reducer's sum takes the
+   * same additions in the same order as column by column (a sender owns one row), so the same bits.
+   */
+  private static double[] rewriteColumnsByRow(
+      CommittedRates last,
+      CoflowDemand d,
+      int[] senderOfRow,
+      int[] changed,
+      int count,
+      int[] to,
+      double[] span) {
+    int[] host = new int[count]; // per reducer listed, its host, -1 for one that stops
+    double[] spanOf = new double[count];
+    double[] in = new double[count];
+    for (int c = 0; c < count; c++) {
+      int n = changed[c];
+      host[c] = d.work(n) > 0 ? to[n] : -1; // with no bytes left, every rate is 0
+      spanOf[c] = host[c] >= 0 ? span[host[c]] : 0;
+    }
+    double[] remaining = d.active().remaining();
+    double[] rates = last.rates;
+    int step = to.length;
+    for (int row = 0, first = 0; row < senderOfRow.length; row++, first += step) {
+      int u = senderOfRow[row];
+      boolean moves = last.gate[u];
+      double out = last.outRate[u];
+      int flows = last.outFlows[u];
+      for (int c = 0; c < count; c++) {
+        int k = first + changed[c];
+        int h = host[c];
+        double rate = 0;
+        if (h >= 0) {
+          double left = remaining[k];
+          rate = h != u && moves && left > 0 ? left / spanOf[c] : 0;
+          in[c] += rate;
+        }
+        double old = rates[k];
+        if (rate != old) {
+          rates[k] = rate;
+          out += rate - old;
+          flows += (rate > 0 ? 1 : 0) - (old > 0 ? 1 : 0);
+        }
+      }
+      last.outRate[u] = out;
+      last.outFlows[u] = flows;
+    }
+    return in;
   }
 
   /**

@@ -127,6 +127,17 @@ class CommittedRatesTest {
   }
 
   /**
+   * As {@link #ratesKeptInFullShufflesAreThoseComputedAfresh}, with up to 40 reducers per coflow: a
+   * decision that changes the rates of a few reducers rewrites them reducer by reducer, one that
+   * changes those of many rewrites them row by row, and both must give the rates computed afresh.
+   */
+  @Test
+  void ratesKeptInWideFullShufflesAreThoseComputedAfresh() {
+    Random rnd = new Random(8);
+    keptRatesAreThoseComputedAfresh(60, trial -> RandomInstances.fullShuffle(rnd, 38), false);
+  }
+
+  /**
    * Runs {@code trials} instances with {@link Compared}, which checks every decision, and with
    * {@code wholeRuns} also the CCTs of a run that computes every rate afresh.
    */

@@ -103,8 +103,13 @@ final class RandomInstances {
    * receivers and bind their uplinks.
    */
   static Instance fullShuffle(Random rnd) {
+    return fullShuffle(rnd, 5);
+  }
+
+  /** Like {@link #fullShuffle(Random)}, with 3 to {@code 2 + widths} receivers. */
+  static Instance fullShuffle(Random rnd, int widths) {
     int senders = 2 + rnd.nextInt(3);
-    int receivers = 3 + rnd.nextInt(5);
+    int receivers = 3 + rnd.nextInt(widths);
     List<Host> hosts = new ArrayList<>();
     for (int u = 0; u < senders; u++) {
       hosts.add(Host.sender("S" + u, bandwidth(rnd)));
