@@ -126,11 +126,14 @@ public final class SrtfPolicy implements SchedulingPolicy {
   private final IdleBandwidthFill idle = new IdleBandwidthFill();
   private final EarlyWaves earlyWaves = new EarlyWaves();
   private NetworkProfile network; // the last invocation's B, reset for the next
+  // Work-conserving: the first end of a reducer served at this invocation, as its commit planned it
+  private double plannedFirstEnd;
 
   @Override
   public Decision decide(ClusterView view) {
     List<ActiveCoflow> active = view.coflows();
     forgetFinished(active);
+    plannedFirstEnd = Double.POSITIVE_INFINITY;
     NetworkProfile net = network(view);
     CoflowAssignment[] out = new CoflowAssignment[active.size()];
     List<Integer> starving = new ArrayList<>();
@@ -230,10 +233,11 @@ public final class SrtfPolicy implements SchedulingPolicy {
    * When the first reducer served now has all of its bytes: Algorithm 1 runs again at each flow
    * completion, where the bandwidth it frees goes to the coflows waiting. Where no event comes
    * first (a runner that wakes the policy at every coflow's end but not at every flow's), the
-   * policy asks to be woken then. Not when work-conserving: the fill moves the ends.
+   * policy asks to be woken then. When work-conserving, at the first end the commits planned: the
+   * fill only adds to rates, so that reducer has its bytes by then, if not before.
    */
   private double firstEnd(double now) {
-    double first = Double.POSITIVE_INFINITY;
+    double first = plannedFirstEnd > now ? plannedFirstEnd : Double.POSITIVE_INFINITY;
     for (CommittedRates c : committed.values()) {
       double end = c.firstEnd();
       if (end > now && end < first) {
@@ -384,17 +388,23 @@ public final class SrtfPolicy implements SchedulingPolicy {
    * Serves a polished plan: its rates, committed against B, starting from the coflow's last commit
    * (the rates are then that commit's array, rewritten at the next invocation). Not when
    * work-conserving: the idle-bandwidth fill adds to the rates, so the flows do not move at those
-   * committed, and each commit starts afresh (with an array of its own, which the fill writes).
+   * committed, and each commit starts afresh (with an array of its own, which the fill writes),
+   * kept only for the ends it plans.
    */
   private CoflowAssignment commit(
       CoflowPlan plan, NetworkProfile net, Set<Integer> served, boolean readAfter) {
     int index = plan.demand().active().index();
     served.add(index);
-    double[] r =
-        options.workConserving()
-            ? rates.commit(plan, net)
-            : rates.commit(
-                plan, net, committed.computeIfAbsent(index, i -> newCommit(plan)), readAfter);
+    double[] r;
+    if (options.workConserving()) {
+      CommittedRates fresh = new CommittedRates();
+      r = rates.commit(plan, net, fresh, true);
+      plannedFirstEnd = Math.min(plannedFirstEnd, fresh.firstEnd());
+    } else {
+      r =
+          rates.commit(
+              plan, net, committed.computeIfAbsent(index, i -> newCommit(plan)), readAfter);
+    }
     return new CoflowAssignment(plan.hostOf().clone(), r);
   }
 }

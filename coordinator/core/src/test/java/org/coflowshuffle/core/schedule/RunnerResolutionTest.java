@@ -7,6 +7,7 @@ package org.coflowshuffle.core.schedule;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import java.util.ArrayList;
 import java.util.List;
 import org.coflowshuffle.core.model.Coflow;
 import org.coflowshuffle.core.model.Flow;
@@ -16,6 +17,8 @@ import org.coflowshuffle.core.model.Reducer;
 import org.coflowshuffle.core.policy.SchemeOptions;
 import org.coflowshuffle.core.scheme.Schemes;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** The runner's resolution: which flow endings wake the policy, and what a coarse one costs. */
 class RunnerResolutionTest {
@@ -64,6 +67,46 @@ class RunnerResolutionTest {
     // Resolution 0.5: at t = 3 the next decision may wait 1.5 s, to 4.5 s, before the flow ending
     // at 5 s; so it wakes at 5 s and the run is exact again.
     assertEquals(8.0, cct(0.5), 1e-9);
+  }
+
+  /**
+   * One sender and three hosts behind 1 B/s links with one reducer slot each, three coflows at 0 s:
+   * A fetches 1, 2 and 6 B into three reducers, B 7 B into one, C 8 B into one. Served shortest
+   * first, A's reducers take a host each and end at 1, 2 and 6 s; B takes the first slot freed, at
+   * 1 s, until 8 s; C the second, at 2 s, until 10 s. At resolution 10 no flow ending after the
+   * decision at 1 s wakes the policy before A ends at 6 s, so only the policy can ask to be woken
+   * at 2 s, where C would otherwise wait 4 s more. {@code rpc} asks at the first end its commits
+   * planned, also when work-conserving, where the fill could only bring that end earlier.
+   */
+  @ParameterizedTest
+  @ValueSource(booleans = {false, true})
+  void rpcWakesAtTheEndsItPlannedWhateverTheResolution(boolean workConserving) {
+    List<Host> hosts = new ArrayList<>(List.of(Host.sender("S", 100)));
+    for (int j = 1; j <= 3; j++) {
+      hosts.add(new Host("R" + j, 1, 1, 1, true));
+    }
+    List<Coflow> coflows =
+        List.of(
+            coflow("A", 1, 2, 6), // flows in the order of their reducers
+            coflow("B", 7),
+            coflow("C", 8));
+    var rpc = Schemes.create("rpc", new SchemeOptions(1, Double.POSITIVE_INFINITY, workConserving));
+    Schedule s = ScheduleRunner.completionTimes(new Instance(hosts, coflows), rpc, 10);
+    double[] ends = {6, 8, 10};
+    for (int i = 0; i < ends.length; i++) {
+      assertEquals(ends[i], s.coflows().get(i).cct(), 1e-9, coflows.get(i).id());
+    }
+  }
+
+  /** A coflow at 0 s from host 0, one reducer per size, each fetching that many bytes. */
+  private static Coflow coflow(String id, double... bytes) {
+    List<Reducer> reducers = new ArrayList<>();
+    List<Flow> flows = new ArrayList<>();
+    for (int r = 0; r < bytes.length; r++) {
+      reducers.add(Reducer.free(id + ".r" + r));
+      flows.add(new Flow(0, r, bytes[r]));
+    }
+    return new Coflow(id, 0, reducers, flows);
   }
 
   @Test
