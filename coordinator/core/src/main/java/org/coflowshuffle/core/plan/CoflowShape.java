@@ -47,9 +47,15 @@ public final class CoflowShape {
     sourceOfFlow = active.flowSource();
     reducerOfFlow = active.flowReducer();
     // One pass, the array grown as hosts come, rather than a first pass for the highest host, each
-    // step of which would wait for the maximum before it.
+    // step of which would wait for the maximum before it. Flows usually come sender by sender: a
+    // flow from the sender of the flow before it has nothing to mark.
     boolean[] sends = new boolean[64];
+    int last = -1;
     for (int u : sourceOfFlow) {
+      if (u == last) {
+        continue;
+      }
+      last = u;
       if (u >= sends.length) {
         sends = Arrays.copyOf(sends, Math.max(u + 1, 2 * sends.length));
       }
