@@ -546,8 +546,9 @@ public final class RemoteCoordinator implements ShuffleCoordinator, AutoCloseabl
           warn.accept(
               "coflow: the standalone coordinator at "
                   + where()
-                  + " holds no more for this application; Spark places its reducers and fetches"
-                  + " unpaced from now on");
+                  + " holds no more for this application ("
+                  + r.getMessage()
+                  + "); Spark places its reducers and fetches unpaced from now on");
         }
       }
     }

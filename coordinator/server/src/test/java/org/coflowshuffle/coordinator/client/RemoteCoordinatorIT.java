@@ -119,8 +119,11 @@ class RemoteCoordinatorIT {
       assertEquals(Double.POSITIVE_INFINITY, c.rate(0, 0, "2", "1"));
       assertTrue(server.openConnections() == 0, "nothing left open on the service");
     }
-    assertTrue(log.stream().anyMatch(l -> l.contains("LIMIT")), log.toString());
-    assertEquals(1, log.stream().filter(l -> l.contains("holds no more")).count(), log.toString());
+    // The link may be taken down first by a write the service no longer reads ("Broken pipe"):
+    // the line that says the application stays with Spark gives the service's reason itself.
+    List<String> stays = log.stream().filter(l -> l.contains("holds no more")).toList();
+    assertEquals(1, stays.size(), log.toString());
+    assertTrue(stays.get(0).contains("LIMIT"), stays.get(0));
   }
 
   @Test
