@@ -48,7 +48,7 @@ final class EntryHookWeaver {
   static byte[] weave(byte[] bytes, SparkShapes.Woven woven) {
     ClassReader reader = new ClassReader(bytes);
     ClassWriter writer = new ClassWriter(reader, 0); // unchanged methods are copied as they are
-    String descriptor = descriptor(woven);
+    String descriptor = woven.descriptor();
     boolean[] found = new boolean[1];
     reader.accept(
         new ClassVisitor(Opcodes.ASM9, writer) {
@@ -75,30 +75,6 @@ final class EntryHookWeaver {
 
   private static String where(SparkShapes.Woven w) {
     return w.className() + "." + w.method() + w.parameters();
-  }
-
-  /** The JVM descriptor of the woven method, from its Java type names. */
-  private static String descriptor(SparkShapes.Woven w) {
-    StringBuilder d = new StringBuilder("(");
-    for (String p : w.parameters()) {
-      d.append(type(p).getDescriptor());
-    }
-    return d.append(')').append(type(w.returns()).getDescriptor()).toString();
-  }
-
-  private static Type type(String javaName) {
-    return switch (javaName) {
-      case "void" -> Type.VOID_TYPE;
-      case "boolean" -> Type.BOOLEAN_TYPE;
-      case "byte" -> Type.BYTE_TYPE;
-      case "char" -> Type.CHAR_TYPE;
-      case "short" -> Type.SHORT_TYPE;
-      case "int" -> Type.INT_TYPE;
-      case "long" -> Type.LONG_TYPE;
-      case "float" -> Type.FLOAT_TYPE;
-      case "double" -> Type.DOUBLE_TYPE;
-      default -> Type.getObjectType(javaName.replace('.', '/'));
-    };
   }
 
   /** Adds the call to the hook before the method's first instruction. */
