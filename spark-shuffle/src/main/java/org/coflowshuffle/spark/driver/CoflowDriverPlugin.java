@@ -162,7 +162,8 @@ public final class CoflowDriverPlugin implements DriverPlugin {
                   if (m != null) {
                     m.decided(nanos);
                   }
-                });
+                },
+                progress.machines);
         String by =
             conf.coordinator() == null
                 ? "scheme " + conf.scheme()

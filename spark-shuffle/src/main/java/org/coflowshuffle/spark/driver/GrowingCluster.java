@@ -81,10 +81,11 @@ public final class GrowingCluster implements ShuffleCoordinator, AutoCloseable {
 
   /**
    * Whether a task that ran on {@code executorId} at {@code host} ran where it was placed: on the
-   * executor chosen, or on the host of the executor to come that was chosen.
+   * machine of the executor chosen (any of its executors, {@link MachineExecutors}), or on the
+   * executor chosen where each executor stands for a machine of its own.
    */
   public static boolean ranWherePlaced(ExecutorSlots placed, String executorId, String host) {
-    return placed.executorId().startsWith(PREFIX)
+    return placed.executorId().startsWith(PREFIX) || placed.machine().equals(placed.host())
         ? placed.host().equals(host)
         : placed.executorId().equals(executorId);
   }

@@ -37,12 +37,12 @@ import scala.jdk.javaapi.CollectionConverters;
 /**
  * Answers the DAG scheduler's questions through {@link PreferredLocationsHook}: when a stage is
  * submitted it places the stage's coflow (every shuffle it reads); then, asked where reduce
- * partition r of a shuffle should run, it gives the chosen executor as {@code
- * executor_<host>_<id>}, which Spark treats as process-local, so it holds when several executors
- * share a host; a task placed on an executor still to come ({@link GrowingCluster}) prefers its
- * host. A task that reads several reducers (adaptive execution coalesced them) is placed as one:
- * its reducers all answer with its executor. A stage's coflow weighs what its job's scheduler pool
- * does ({@link PoolWeights}).
+ * partition r of a shuffle should run, it gives the chosen executor and the others of its machine
+ * as {@code executor_<host>_<id>}, which Spark treats as process-local ({@link MachineExecutors});
+ * a task placed on an executor still to come ({@link GrowingCluster}) prefers its host. A task that
+ * reads several reducers (adaptive execution coalesced them) is placed as one: its reducers all
+ * answer with its executor. A stage's coflow weighs what its job's scheduler pool does ({@link
+ * PoolWeights}).
  *
  * <p>It runs inside Spark's scheduler thread, so it never throws: when the coordinator cannot place
  * a shuffle it answers null, which keeps Spark's answer, and logs why once per shuffle, unless the
@@ -60,6 +60,7 @@ final class ReducerPlacer implements BiFunction<Object, Object, Object> {
   private final IntToDoubleFunction jobWeight;
   private final Consumer<String> keptSpark;
   private final LongConsumer decided;
+  private final MachineExecutors machines;
 
   /** The shuffles (each set a stage reads) whose fallback was logged already. */
   private final Set<List<Integer>> logged = ConcurrentHashMap.newKeySet();
@@ -85,8 +86,10 @@ final class ReducerPlacer implements BiFunction<Object, Object, Object> {
       ShuffleCoordinator coordinator,
       IntToDoubleFunction jobWeight,
       Consumer<String> keptSpark,
-      LongConsumer decided) {
+      LongConsumer decided,
+      MachineExecutors machines) {
     this.coordinator = coordinator;
+    this.machines = machines;
     this.jobWeight = jobWeight;
     this.keptSpark = keptSpark;
     this.decided = decided;
@@ -167,8 +170,8 @@ final class ReducerPlacer implements BiFunction<Object, Object, Object> {
               shuffleId, dep.rdd().getNumPartitions(), dep.partitioner().numPartitions());
       long nanos = System.nanoTime() - start;
       remember(placement, nanos);
-      String location = GrowingCluster.location(placement.executorOf(reducer));
-      return CollectionConverters.asScala(List.of(location)).toList();
+      return CollectionConverters.asScala(machines.locations(placement.executorOf(reducer)))
+          .toList();
     } catch (PlacementUnavailable e) {
       if (mapStageRunning(dep)) {
         return null; // asked early (a coalesce plans its partitions first): Spark asks again

@@ -88,6 +88,9 @@ final class ShuffleProgressListener extends SparkListener {
    */
   private final boolean executorsAlone;
 
+  /** The executors of each machine, as they come and go. */
+  final MachineExecutors machines = new MachineExecutors();
+
   ShuffleProgressListener(
       ShuffleCoordinator coordinator,
       Function<Integer, Optional<ShufflePlacement>> placements,
@@ -108,11 +111,14 @@ final class ShuffleProgressListener extends SparkListener {
             added.executorId(),
             added.executorInfo().executorHost(),
             Math.max(1, added.executorInfo().totalCores()));
-    coordinator.executorAdded(executorsAlone ? e.alone() : e);
+    e = executorsAlone ? e.alone() : e;
+    machines.added(e);
+    coordinator.executorAdded(e);
   }
 
   @Override
   public void onExecutorRemoved(SparkListenerExecutorRemoved removed) {
+    machines.removed(removed.executorId());
     coordinator.executorRemoved(removed.executorId());
     executorGone.accept(removed.executorId());
   }

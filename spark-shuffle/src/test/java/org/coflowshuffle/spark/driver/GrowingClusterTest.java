@@ -5,6 +5,7 @@
 package org.coflowshuffle.spark.driver;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
@@ -67,8 +68,12 @@ class GrowingClusterTest {
           e.executorId().equals("1") ? "executor_h1_1" : "h2",
           GrowingCluster.location(e),
           "Spark's form: an executor, or the host of one to come");
-      assertTrue(GrowingCluster.ranWherePlaced(e, "7", e.host()) != e.executorId().equals("1"));
+      assertTrue(GrowingCluster.ranWherePlaced(e, "7", e.host()), "any executor of the machine");
+      assertFalse(GrowingCluster.ranWherePlaced(e, e.executorId(), "h9"));
     }
+    ExecutorSlots alone = new ExecutorSlots("1", "h1", 2).alone(); // local-cluster
+    assertTrue(GrowingCluster.ranWherePlaced(alone, "1", "h1"));
+    assertFalse(GrowingCluster.ranWherePlaced(alone, "7", "h1"), "another machine there");
     // With more allowed, no more are offered than the stage's tasks could fill.
     Set<String> more = executors(placeFourReducers(cluster(5), 0));
     assertTrue(Set.of("1", "new@h2", "new@h3").containsAll(more), more.toString());
