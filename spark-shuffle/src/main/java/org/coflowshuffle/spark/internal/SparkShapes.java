@@ -121,7 +121,13 @@ final class SparkShapes {
       } catch (IOException e) {
         return "class " + w.className() + " not readable: " + e.getMessage();
       }
-      if (!declares(classFile, w)) {
+      boolean declared;
+      try {
+        declared = declares(classFile, w);
+      } catch (IllegalArgumentException e) { // a class file newer than this ASM reads
+        return "class " + w.className() + " not readable: " + e.getMessage();
+      }
+      if (!declared) {
         return w.returns()
             + " "
             + w.className()

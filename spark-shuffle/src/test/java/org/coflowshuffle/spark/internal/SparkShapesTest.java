@@ -6,7 +6,10 @@ package org.coflowshuffle.spark.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.ByteArrayInputStream;
+import java.io.InputStream;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -51,5 +54,20 @@ class SparkShapesTest {
     assertEquals(
         "class org.apache.spark.NoSuchTracker not found",
         SparkShapes.mismatch(List.of(gone), LOADER));
+  }
+
+  @Test
+  void aClassFileTooNewToReadIsNamedNotThrown() {
+    SparkShapes.Woven w = SparkShapes.WOVEN.get(0);
+    byte[] tooNew = {(byte) 0xCA, (byte) 0xFE, (byte) 0xBA, (byte) 0xBE, 0, 0, 0, 99};
+    ClassLoader newer =
+        new ClassLoader(null) {
+          @Override
+          public InputStream getResourceAsStream(String name) {
+            return new ByteArrayInputStream(tooNew);
+          }
+        };
+    String why = SparkShapes.mismatch(List.of(w), newer);
+    assertTrue(why.startsWith("class " + w.className() + " not readable: "), why);
   }
 }
