@@ -111,20 +111,14 @@ final class SparkShapes {
    */
   static String mismatch(List<Woven> needed, ClassLoader loader) {
     for (Woven w : needed) {
-      byte[] classFile;
+      boolean declared;
       try (InputStream in =
           loader.getResourceAsStream(w.className().replace('.', '/') + ".class")) {
         if (in == null) {
           return "class " + w.className() + " not found";
         }
-        classFile = in.readAllBytes();
-      } catch (IOException e) {
-        return "class " + w.className() + " not readable: " + e.getMessage();
-      }
-      boolean declared;
-      try {
-        declared = declares(classFile, w);
-      } catch (IllegalArgumentException e) { // a class file newer than this ASM reads
+        declared = declares(in.readAllBytes(), w);
+      } catch (IOException | IllegalArgumentException e) { // or newer than this ASM reads
         return "class " + w.className() + " not readable: " + e.getMessage();
       }
       if (!declared) {
