@@ -168,6 +168,18 @@ final class DifferentialRuns {
     return work.resolve("differential-" + tag + name + ".log");
   }
 
+  /**
+   * The plugin's warnings in the log of run {@code name}, for a failed assertion to name: CI shows
+   * the failure's message, not the log.
+   */
+  String coflowWarnings(String name) throws IOException {
+    return String.join(
+        "\n",
+        Files.readAllLines(log(name)).stream()
+            .filter(line -> line.contains(" WARN ") && line.contains("coflow:"))
+            .toList());
+  }
+
   /** The plugin's two settings, then {@code more}. */
   static Map<String, String> plugin(Map<String, String> more) {
     Map<String, String> conf = new LinkedHashMap<>();

@@ -93,7 +93,12 @@ class SparkPluginIT {
     System.out.printf(
         "SQL workload, %d queries: %d distinct shuffle reads; %d placed (%.0f%%), kept Spark's: %s%n",
         SqlWorkloadApp.QUERIES.size(), reads, placed, 100.0 * placed / reads, kept);
-    assertTrue(placed > 0, "placed: " + placed);
+    assertTrue(
+        placed > 0,
+        "placed: 0, kept Spark's: "
+            + kept
+            + "; the driver warned:\n"
+            + runs.coflowWarnings("sql-workload-plugin"));
     kept.keySet().removeAll(List.of("localRead", "sparkRead"));
     kept.values().removeIf(n -> n == 0);
     assertTrue(kept.isEmpty(), "no stage kept Spark's placement for another cause: " + kept);

@@ -10,10 +10,13 @@ import java.lang.instrument.UnmodifiableClassException;
 import java.security.ProtectionDomain;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiConsumer;
 import java.util.function.BiFunction;
 import java.util.stream.Collectors;
 import net.bytebuddy.agent.ByteBuddyAgent;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Makes Spark's driver ask the coordinator where reduce tasks run. Spark has no public hook for
@@ -25,6 +28,11 @@ import net.bytebuddy.agent.ByteBuddyAgent;
  * failing, and Spark must see it.
  */
 public final class PreferredLocationsHook {
+
+  private static final Logger LOG = LoggerFactory.getLogger(PreferredLocationsHook.class);
+
+  /** Whether a hook's failure was logged: once per JVM, as the next ones likely repeat it. */
+  private static final AtomicBoolean FAILURE_LOGGED = new AtomicBoolean();
 
   private static boolean woven;
 
@@ -55,12 +63,7 @@ public final class PreferredLocationsHook {
                 + ") is not the one the plugin is built for: "
                 + mismatch);
       }
-      Instrumentation inst;
-      try {
-        inst = ByteBuddyAgent.install();
-      } catch (RuntimeException e) {
-        throw new IllegalStateException("cannot attach an agent to this JVM: " + e.getMessage(), e);
-      }
+      Instrumentation inst = attach();
       Weaver weaver = new Weaver();
       inst.addTransformer(weaver, true);
       try {
@@ -82,6 +85,27 @@ public final class PreferredLocationsHook {
     p.put(SparkShapes.RDD_KEY, guarded(rdd, returned(SparkShapes.RDD_KEY)));
   }
 
+  /**
+   * The JVM's instrumentation, by an agent attached from a second JVM. Tried twice: on a loaded
+   * machine the driver may not answer the attach within the JDK's 10 s (the second JVM then reports
+   * the target process not responding).
+   */
+  private static Instrumentation attach() {
+    RuntimeException first;
+    try {
+      return ByteBuddyAgent.install();
+    } catch (RuntimeException e) {
+      first = e;
+    }
+    LOG.info(
+        "coflow: attaching the placement agent failed, trying once more: {}", first.toString());
+    try {
+      return ByteBuddyAgent.install();
+    } catch (RuntimeException e) {
+      throw new IllegalStateException("cannot attach an agent to this JVM: " + e.getMessage(), e);
+    }
+  }
+
   /** The return type of the method whose hook is kept under {@code key}, as Spark loads it. */
   private static Class<?> returned(String key) {
     SparkShapes.Woven w =
@@ -101,7 +125,7 @@ public final class PreferredLocationsHook {
       } catch (VirtualMachineError e) {
         throw e;
       } catch (Throwable e) {
-        // Spark's own behaviour
+        failed(e); // Spark's own behaviour
       }
     };
   }
@@ -119,9 +143,18 @@ public final class PreferredLocationsHook {
       } catch (VirtualMachineError e) {
         throw e;
       } catch (Throwable e) {
+        failed(e);
         return null; // Spark's own answer
       }
     };
+  }
+
+  private static void failed(Throwable e) {
+    if (FAILURE_LOGGED.compareAndSet(false, true)) {
+      LOG.warn(
+          "coflow: a placement hook failed and Spark answered for it (logged once): {}",
+          e.toString());
+    }
   }
 
   /**
