@@ -33,15 +33,19 @@ public record SparkSubmit(
     Map<String, String> env) {
 
   /**
-   * Settings every run gets: no web UI, Kryo (as production jobs use), and shuffle blocks of other
-   * executors fetched over the network even when they share this machine, as on a real cluster
-   * (else Spark reads them straight from disk and no fetch crosses a link).
+   * Settings every run on {@code master} gets: no web UI, Kryo (as production jobs use), and in
+   * {@code local-cluster} mode, where every executor stands for a machine of its own, shuffle
+   * blocks of other executors fetched over the network as they would be between machines (else
+   * Spark reads them straight from disk and no fetch crosses a link). Elsewhere executors on one
+   * machine read each other's blocks from disk, Spark's default, as the coordinator's model has it.
    */
-  static Map<String, String> baseConf() {
+  static Map<String, String> baseConf(String master) {
     Map<String, String> conf = new LinkedHashMap<>();
     conf.put("spark.ui.enabled", "false");
     conf.put("spark.serializer", "org.apache.spark.serializer.KryoSerializer");
-    conf.put("spark.shuffle.readHostLocalDisk", "false");
+    if (master.startsWith("local-cluster")) {
+      conf.put("spark.shuffle.readHostLocalDisk", "false");
+    }
     return conf;
   }
 

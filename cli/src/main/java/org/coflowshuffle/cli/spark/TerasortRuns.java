@@ -255,7 +255,7 @@ final class TerasortRuns {
   private Path submit(
       Map<String, String> pluginConf, String mode, List<String> appArgs, String logName)
       throws IOException, InterruptedException {
-    Map<String, String> conf = SparkSubmit.baseConf();
+    Map<String, String> conf = SparkSubmit.baseConf(cluster.master());
     conf.putAll(cluster.conf());
     if (pluginConf != null) {
       conf.put("spark.shuffle.manager", TerasortCommand.SHUFFLE_MANAGER);
