@@ -95,10 +95,7 @@ class SparkPluginIT {
         SqlWorkloadApp.QUERIES.size(), reads, placed, 100.0 * placed / reads, kept);
     assertTrue(
         placed > 0,
-        "placed: 0, kept Spark's: "
-            + kept
-            + "; the driver warned:\n"
-            + runs.coflowWarnings("sql-workload-plugin"));
+        () -> "placed: 0, kept Spark's: " + kept + "; the driver warned:\n" + warnings());
     kept.keySet().removeAll(List.of("localRead", "sparkRead"));
     kept.values().removeIf(n -> n == 0);
     assertTrue(kept.isEmpty(), "no stage kept Spark's placement for another cause: " + kept);
@@ -108,6 +105,15 @@ class SparkPluginIT {
             + run.get("keptSpark").path("localRead").asLong()
             + run.get("keptSpark").path("sparkRead").asLong(),
         "each distinct shuffle read placed once, or said once why not");
+  }
+
+  /** The plugin's warnings in the SQL workload's driver log, read only for a failure message. */
+  private String warnings() {
+    try {
+      return runs.coflowWarnings("sql-workload-plugin");
+    } catch (IOException e) {
+      return "(log not readable: " + e + ")";
+    }
   }
 
   private JsonNode sqlWorkload(String name, Map<String, String> conf, boolean pluginJar)

@@ -91,14 +91,11 @@ public final class PreferredLocationsHook {
    * the target process not responding).
    */
   private static Instrumentation attach() {
-    RuntimeException first;
     try {
       return ByteBuddyAgent.install();
     } catch (RuntimeException e) {
-      first = e;
+      LOG.info("coflow: attaching the placement agent failed, trying once more: {}", e.toString());
     }
-    LOG.info(
-        "coflow: attaching the placement agent failed, trying once more: {}", first.toString());
     try {
       return ByteBuddyAgent.install();
     } catch (RuntimeException e) {
