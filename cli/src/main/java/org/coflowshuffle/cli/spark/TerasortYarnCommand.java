@@ -46,7 +46,9 @@ import org.coflowshuffle.cli.testbed.TestbedYarn;
  * <p>The defaults stand for the RPC paper's testbed (section VI-A), as docs/results.md says: links
  * that bind (4 Mbit/s, two hosts at half: slow enough that the links, not this machine's CPU, bound
  * the shuffles), and free slots to place reducers on (six cores per executor for six reducers per
- * job: Spark may stack a stage's reducers on one host, and the placement may choose).
+ * job: Spark may stack a stage's reducers on one host, and the placement may choose). The input is
+ * stored on every host, part i on host i mod n, as HDFS spreads a file's blocks, so that Spark
+ * reads each part where it is stored and every host sends its share of each shuffle.
  */
 public final class TerasortYarnCommand implements Command {
 
@@ -63,7 +65,10 @@ public final class TerasortYarnCommand implements Command {
           .value("--executors-per-host", "1", "executors on each host, sharing its link")
           .value("--reducers", "6", "reducers per job (default one per host)")
           .value("--executor-memory", "1024", "MiB per executor")
-          .value("--input-hosts", "N", "store the input on the first N hosts only")
+          .value(
+              "--input-hosts",
+              "N",
+              "store the input on the first N hosts (default all; 0: on none, read on any core)")
           .value("--locality-wait", "SECONDS", "spark.locality.wait for every run (Spark's: 3)")
           .flag("--shuffle-service", "keep shuffle files with the NodeManagers' coflow service")
           .flag("--measure-links", "tell the plugin no link speed: it measures each host's link")
@@ -159,6 +164,11 @@ public final class TerasortYarnCommand implements Command {
     int mbit = f.positiveInt("--mbit", 4);
     int cores = f.positiveInt("--cores", 6);
     int perHost = f.positiveInt("--executors-per-host", 1);
+    int inputHosts = f.nonNegativeInt("--input-hosts", hosts);
+    if (inputHosts > hosts) {
+      throw new IllegalArgumentException(
+          "--input-hosts " + inputHosts + ": the testbed has " + hosts + " hosts");
+    }
     if (cores * perHost > TestbedYarn.VCORES) {
       throw new IllegalArgumentException(
           "--cores x --executors-per-host: a testbed NodeManager offers "
@@ -192,7 +202,7 @@ public final class TerasortYarnCommand implements Command {
         hosts,
         mbit,
         f.has("--shuffle-service"),
-        f.has("--input-hosts") ? f.positiveInt("--input-hosts", 1) : 0,
+        inputHosts,
         f.has("--locality-wait")
             ? Math.round(f.nonNegativeDouble("--locality-wait", 0) * 1000) + "ms"
             : null,
@@ -201,6 +211,16 @@ public final class TerasortYarnCommand implements Command {
         f.has("--background") ? Background.parse(f.string("--background", "")) : null,
         runs,
         o);
+  }
+
+  /** Where the header says the input is stored. */
+  private static String inputWhere(Bench b) {
+    if (b.inputHosts() == 0) {
+      return ", input read on any free core";
+    }
+    return b.inputHosts() == b.hosts()
+        ? ", input stored on every host"
+        : ", input stored on the first " + b.inputHosts();
   }
 
   @Override
@@ -244,7 +264,7 @@ public final class TerasortYarnCommand implements Command {
                     + o.cores()
                     + " core(s)"
                     + (b.shuffleService() ? ", shuffle files kept by the NodeManagers" : "")
-                    + (b.inputHosts() > 0 ? ", input stored on the first " + b.inputHosts() : "")
+                    + inputWhere(b)
                     + (b.localityWait() != null ? ", locality wait " + b.localityWait() : "")
                     + (b.measureLinks() ? ", links measured by the plugin" : "")
                     + (b.background() != null
@@ -256,10 +276,6 @@ public final class TerasortYarnCommand implements Command {
                 conf,
                 Map.of("HADOOP_CONF_DIR", yarn.confDir().toString()),
                 linkConf(b, testbed.hosts()));
-        if (b.inputHosts() > testbed.hosts().size()) {
-          throw new IllegalStateException(
-              "--input-hosts " + b.inputHosts() + ": the testbed has " + testbed.hosts().size());
-        }
         List<String> inputHosts =
             testbed.hosts().stream().limit(b.inputHosts()).map(h -> h.name()).toList();
         TerasortRuns runs = new TerasortRuns(spark, jars, o, cluster, inputHosts, err);

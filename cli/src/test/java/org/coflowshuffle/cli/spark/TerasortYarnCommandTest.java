@@ -28,7 +28,7 @@ class TerasortYarnCommandTest {
     assertEquals(6, b.terasort().cores(), "free slots to place reducers on");
     assertEquals(4, b.mbit(), "links that bind, not the machine's CPU");
     assertEquals(120_000_000L, b.terasort().bytes());
-    assertEquals(0, b.inputHosts());
+    assertEquals(6, b.inputHosts(), "the input stored on every host, as HDFS spreads it");
     assertEquals(null, b.localityWait(), "Spark's own");
   }
 
@@ -44,6 +44,14 @@ class TerasortYarnCommandTest {
         b.runs().stream().map(TerasortRuns.Variant::name).toList(),
         "in the order given");
     assertEquals(3, b.inputHosts());
+    assertEquals(
+        0,
+        TerasortYarnCommand.parse(new String[] {"--input-hosts", "0"}).inputHosts(),
+        "stored on no host: read on any free core");
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> TerasortYarnCommand.parse(new String[] {"--input-hosts", "7"}),
+        "more than the testbed's hosts");
     assertEquals("10000ms", b.localityWait(), "Spark reads whole numbers only");
     assertThrows(
         IllegalArgumentException.class,
