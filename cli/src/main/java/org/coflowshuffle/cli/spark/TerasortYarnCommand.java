@@ -297,7 +297,11 @@ public final class TerasortYarnCommand implements Command {
               busy == null
                   ? null
                   : testbed.testbed().background(busy, b.background().mbit(), 24 * 3600)) {
-            results.put(v.name(), runs.sort(v, gen));
+            ObjectNode r = (ObjectNode) runs.sort(v, gen);
+            if (v.plugin()) {
+              model(r, v, modelLinks(testbed.hosts(), b.background()), err);
+            }
+            results.put(v.name(), r);
           }
         }
         ObjectMapper json = new ObjectMapper();
@@ -326,6 +330,40 @@ public final class TerasortYarnCommand implements Command {
       conf.put("spark.coflow.links.measured", "true");
     }
     return conf;
+  }
+
+  /**
+   * The links the flow model of a run takes: each host's as TCP payload gets it, less the
+   * background's rate on the link it loads.
+   */
+  static Map<String, double[]> modelLinks(List<HostLink> hosts, Background background) {
+    Map<String, double[]> links = new LinkedHashMap<>();
+    for (HostLink h : hosts) {
+      double[] io = TestbedSpark.goodput(h);
+      if (background != null && h.name().equals(background.host())) {
+        io[0] = Math.max(0, io[0] * (1 - (double) background.mbit() / h.inMbit()));
+      }
+      links.put(h.name(), io);
+    }
+    return links;
+  }
+
+  /**
+   * Adds to a plugin run's result {@code modelCct}, the average CCT of the flow model of its own
+   * layout under its scheme ({@link LayoutModel}); without it, says why in one line.
+   */
+  private static void model(ObjectNode r, Variant v, Map<String, double[]> links, PrintStream err) {
+    try {
+      r.put(
+          "modelCct",
+          LayoutModel.averageCct(
+              r,
+              links,
+              v.pluginConf().get(TerasortCommand.SCHEME_KEY),
+              !"false".equals(v.pluginConf().get(TerasortCommand.WORK_CONSERVING_KEY))));
+    } catch (IllegalArgumentException e) {
+      err.println(PREFIX + v.name() + ": no flow model of its layout: " + e.getMessage());
+    }
   }
 
   private static TestbedYarn startYarn(
@@ -368,6 +406,11 @@ public final class TerasortYarnCommand implements Command {
         n.put("peakLinkUse", r.get("peakLinkUse").asDouble());
         n.set("hostBandwidth", r.get("hostBandwidth"));
         n.set("linkBandwidth", r.get("linkBandwidth"));
+      }
+      if (r.has(
+          "modelCct")) { // the model has no reducer work after the fetch: set fetch against it
+        n.put("modelCct", r.get("modelCct").asDouble());
+        n.put("liveOverModel", n.get("averageFetchCct").asDouble() / r.get("modelCct").asDouble());
       }
       var hosts = n.putArray("reduceHosts");
       r.get("jobs").forEach(j -> hosts.add(j.get("reduceHosts")));
@@ -443,6 +486,14 @@ public final class TerasortYarnCommand implements Command {
                   n.get("pacedBytes").asLong() / 1e6,
                   100 * n.get("peakLinkUse").asDouble())
               : "");
+      if (n.has("modelCct")) {
+        out.printf(
+            Locale.ROOT,
+            "%-11s flow model of this run's layout %.2f s: until the last fetch / model %.3f%n",
+            "",
+            n.get("modelCct").asDouble(),
+            n.get("liveOverModel").asDouble());
+      }
     }
     out.printf(
         Locale.ROOT,

@@ -128,6 +128,11 @@ public final class TestbedSpark implements AutoCloseable {
   /** Share of a shaped link's rate that TCP payload gets (headers take the rest; testbed check). */
   static final double GOODPUT = 0.95;
 
+  /** A host's link in and out as TCP payload gets it ({@link #GOODPUT}), bytes per second. */
+  public static double[] goodput(HostLink h) {
+    return new double[] {h.inMbit() * 125_000.0 * GOODPUT, h.outMbit() * 125_000.0 * GOODPUT};
+  }
+
   /**
    * The plugin's view of the links: {@code spark.coflow.hostBandwidth} with each host's goodput,
    * under its address and its name (executors go by either, depending on the cluster manager), and

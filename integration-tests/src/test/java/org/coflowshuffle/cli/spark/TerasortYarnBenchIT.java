@@ -58,6 +58,10 @@ class TerasortYarnBenchIT {
       assertTrue(summary.get(run).get("averageFetchCct").asDouble() > 0, run);
       assertEquals(3, summary.get(run).get("reduceHosts").size(), run + ": hosts of each job");
     }
+    for (String run : List.of("rates-only", "rpc")) { // the flow model of the run's own layout
+      assertTrue(summary.get(run).get("modelCct").asDouble() > 0, run + ": " + summary);
+      assertTrue(summary.get(run).get("liveOverModel").asDouble() > 0, run + ": " + summary);
+    }
     double match = summary.get("placementMatch").asDouble();
     assertTrue(match > 0 && match <= 1, "placement match " + match);
     assertTrue(text.contains("job 2: {\"h"), "reduce-task hosts printed:\n" + text);

@@ -4,6 +4,8 @@
  */
 package org.coflowshuffle.cli.spark.app;
 
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
@@ -23,13 +25,34 @@ import scala.jdk.javaapi.CollectionConverters;
 
 /**
  * Records, independently of the plugin, every stage that reads a shuffle: its job group, when it
- * was submitted and completed, and on which executor each of its tasks ran. Register it before the
- * jobs run; read it after they finished.
+ * was submitted and completed, on which executor each of its tasks ran and how many shuffle bytes
+ * it read; and per shuffle the bytes its map tasks wrote on each host. Register it before the jobs
+ * run; read it after they finished.
  */
 public final class ReduceTaskLog extends SparkListener {
 
-  /** One reduce task as it ran. */
-  public record Task(int shuffleId, int partition, String executorId, String host) {}
+  /**
+   * One reduce task as it ran.
+   *
+   * @param bytesRead the shuffle bytes it read, from other hosts and its own
+   */
+  public record Task(
+      int shuffleId, int partition, String executorId, String host, long bytesRead) {}
+
+  /**
+   * One reduce stage and the map output it read: what a flow model of the shuffle needs.
+   *
+   * @param submittedMillis when it was submitted (wall clock)
+   * @param seconds from submission to completion
+   * @param mapOutput bytes the shuffle's map tasks wrote, per host
+   * @param tasks its reduce tasks that succeeded
+   */
+  public record Shuffle(
+      int shuffleId,
+      long submittedMillis,
+      double seconds,
+      Map<String, Long> mapOutput,
+      List<Task> tasks) {}
 
   /**
    * What the reduce stages of one job group did.
@@ -40,13 +63,15 @@ public final class ReduceTaskLog extends SparkListener {
    * @param placed of those, tasks that ran on the executor the coordinator chose
    * @param hosts of those, how many ran on each host
    * @param submittedMillis when its first reduce stage was submitted (wall clock; 0 if none ran)
+   * @param shuffles its reduce stages, in the order they were submitted
    */
   public record Summary(
       double stageSeconds,
       int tasks,
       int placed,
       Map<String, Integer> hosts,
-      long submittedMillis) {}
+      long submittedMillis,
+      List<Shuffle> shuffles) {}
 
   private static final class Stage {
     final String group;
@@ -62,21 +87,22 @@ public final class ReduceTaskLog extends SparkListener {
   }
 
   private final Map<Integer, Stage> reduceStages = new ConcurrentHashMap<>();
+  private final Map<Integer, Integer> mapStages = new ConcurrentHashMap<>(); // stage -> shuffle
+  private final Map<Integer, Map<String, Long>> written = new ConcurrentHashMap<>(); // by shuffle
 
   @Override
   public void onJobStart(SparkListenerJobStart job) {
     String group =
         job.properties() == null ? null : job.properties().getProperty("spark.jobGroup.id");
-    Map<Integer, Integer> written = new ConcurrentHashMap<>();
     List<StageInfo> stages = CollectionConverters.asJava(job.stageInfos());
     for (StageInfo s : stages) {
       if (s.shuffleDepId().isDefined()) {
-        written.put(s.stageId(), (Integer) s.shuffleDepId().get());
+        mapStages.put(s.stageId(), (Integer) s.shuffleDepId().get());
       }
     }
     for (StageInfo s : stages) {
       for (Object parent : CollectionConverters.asJava(s.parentIds())) {
-        Integer shuffle = written.get((Integer) parent);
+        Integer shuffle = mapStages.get((Integer) parent);
         if (shuffle != null) {
           reduceStages.putIfAbsent(s.stageId(), new Stage(group, shuffle));
         }
@@ -102,10 +128,21 @@ public final class ReduceTaskLog extends SparkListener {
 
   @Override
   public void onTaskEnd(SparkListenerTaskEnd end) {
+    TaskInfo t = end.taskInfo();
+    if (!t.successful() || end.taskMetrics() == null) {
+      return;
+    }
+    Integer shuffle = mapStages.get(end.stageId());
+    if (shuffle != null) {
+      written
+          .computeIfAbsent(shuffle, k -> new ConcurrentHashMap<>())
+          .merge(t.host(), end.taskMetrics().shuffleWriteMetrics().bytesWritten(), Long::sum);
+    }
     Stage s = reduceStages.get(end.stageId());
-    if (s != null && end.taskInfo().successful()) {
-      TaskInfo t = end.taskInfo();
-      s.tasks.add(new Task(s.shuffleId, t.partitionId(), t.executorId(), t.host()));
+    if (s != null) {
+      var read = end.taskMetrics().shuffleReadMetrics();
+      long bytes = read.remoteBytesRead() + read.localBytesRead();
+      s.tasks.add(new Task(s.shuffleId, t.partitionId(), t.executorId(), t.host(), bytes));
     }
   }
 
@@ -133,11 +170,19 @@ public final class ReduceTaskLog extends SparkListener {
     int placed = 0;
     Map<String, Integer> hosts = new TreeMap<>();
     long submitted = 0;
+    List<Shuffle> shuffles = new ArrayList<>();
     for (Stage s : reduceStages.values()) {
       if (!group.equals(s.group) || s.submitted == 0) {
         continue;
       }
       seconds += (s.completed - s.submitted) / 1000.0;
+      shuffles.add(
+          new Shuffle(
+              s.shuffleId,
+              s.submitted,
+              (s.completed - s.submitted) / 1000.0,
+              new TreeMap<>(written.getOrDefault(s.shuffleId, Map.of())),
+              List.copyOf(s.tasks)));
       submitted = submitted == 0 ? s.submitted : Math.min(submitted, s.submitted);
       for (Task t : s.tasks) {
         tasks++;
@@ -147,6 +192,7 @@ public final class ReduceTaskLog extends SparkListener {
         }
       }
     }
-    return new Summary(seconds, tasks, placed, hosts, submitted);
+    shuffles.sort(Comparator.comparingLong(Shuffle::submittedMillis));
+    return new Summary(seconds, tasks, placed, hosts, submitted, List.copyOf(shuffles));
   }
 }

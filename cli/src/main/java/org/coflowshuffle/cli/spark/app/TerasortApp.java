@@ -29,7 +29,9 @@ import org.apache.spark.api.java.JavaSparkContext;
  *       n, as if stored there), then TeraValidate of each output against GEN_JSON's per-part
  *       checksums; writes per job the reduce stage's time, the wall time, the hosts its reduce
  *       tasks ran on, and how many of them ran where the coordinator placed them (with {@code
- *       plugin}); and how many map tasks the sorts ran again to recompute lost map output.
+ *       plugin}); per reduce stage when it started, the bytes its map tasks wrote on each host and
+ *       each reduce task's host and bytes read (a flow model of the run's own layout needs them);
+ *       and how many map tasks the sorts ran again to recompute lost map output.
  * </ul>
  *
  * <p>With the driver's system property {@code coflow.hold} naming a file, the sort then writes its
@@ -132,6 +134,7 @@ public final class TerasortApp {
         job.put("reduceTasks", sum.tasks());
         job.put("placedTasksMatched", sum.placed());
         job.putPOJO("reduceHosts", sum.hosts());
+        job.set("shuffles", traffic(json, sum.shuffles()));
         TeraValidate.Result v = TeraValidate.run(sc, out + "/job-" + j, expected[j]);
         job.put("records", expected[j].records());
         job.put("valid", v.ok());
@@ -147,5 +150,26 @@ public final class TerasortApp {
             Path.of(hold), sc.sc().applicationId() + " " + sc.sc().uiWebUrl().getOrElse(() -> ""));
       }
     }
+  }
+
+  /** A job's reduce stages as JSON: start, map output per host, each reducer's host and bytes. */
+  private static ArrayNode traffic(ObjectMapper json, List<ReduceTaskLog.Shuffle> shuffles) {
+    ArrayNode out = json.createArrayNode();
+    for (ReduceTaskLog.Shuffle s : shuffles) {
+      ObjectNode n = out.addObject();
+      n.put("shuffle", s.shuffleId());
+      n.put("submittedMillis", s.submittedMillis());
+      n.put("seconds", s.seconds());
+      n.putPOJO("mapOutput", s.mapOutput());
+      ArrayNode reducers = n.putArray("reducers");
+      for (ReduceTaskLog.Task t : s.tasks()) {
+        reducers
+            .addObject()
+            .put("partition", t.partition())
+            .put("host", t.host())
+            .put("bytes", t.bytesRead());
+      }
+    }
+    return out;
   }
 }
