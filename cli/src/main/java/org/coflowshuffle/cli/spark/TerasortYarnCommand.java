@@ -407,8 +407,8 @@ public final class TerasortYarnCommand implements Command {
         n.set("hostBandwidth", r.get("hostBandwidth"));
         n.set("linkBandwidth", r.get("linkBandwidth"));
       }
-      if (r.has(
-          "modelCct")) { // the model has no reducer work after the fetch: set fetch against it
+      if (r.has("modelCct")) {
+        // the model has no reducer work after the fetch: the time until the last fetch against it
         n.put("modelCct", r.get("modelCct").asDouble());
         n.put("liveOverModel", n.get("averageFetchCct").asDouble() / r.get("modelCct").asDouble());
       }
