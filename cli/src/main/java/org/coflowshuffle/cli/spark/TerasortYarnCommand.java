@@ -292,6 +292,7 @@ public final class TerasortYarnCommand implements Command {
                               "--background: no testbed host " + b.background().host()));
         }
         Map<String, JsonNode> results = new LinkedHashMap<>();
+        Map<String, double[]> links = modelLinks(testbed.hosts(), b.background());
         for (Variant v : b.runs()) {
           try (Testbed.Transfer other =
               busy == null
@@ -299,7 +300,7 @@ public final class TerasortYarnCommand implements Command {
                   : testbed.testbed().background(busy, b.background().mbit(), 24 * 3600)) {
             ObjectNode r = (ObjectNode) runs.sort(v, gen);
             if (v.plugin()) {
-              model(r, v, modelLinks(testbed.hosts(), b.background()), err);
+              model(r, v, links, err);
             }
             results.put(v.name(), r);
           }

@@ -144,7 +144,8 @@ public final class TestbedSpark implements AutoCloseable {
     StringBuilder list = new StringBuilder();
     long fastest = 0;
     for (HostLink h : hosts) {
-      long bytes = (long) (Math.min(h.inMbit(), h.outMbit()) * 125_000L * GOODPUT);
+      double[] io = goodput(h);
+      long bytes = (long) Math.min(io[0], io[1]);
       fastest = Math.max(fastest, bytes);
       for (String key : List.of(h.address(), h.name())) {
         list.append(list.length() == 0 ? "" : ",").append(key).append('=').append(bytes);

@@ -175,14 +175,15 @@ public final class ReduceTaskLog extends SparkListener {
       if (!group.equals(s.group) || s.submitted == 0) {
         continue;
       }
-      seconds += (s.completed - s.submitted) / 1000.0;
-      shuffles.add(
+      Shuffle shuffle =
           new Shuffle(
               s.shuffleId,
               s.submitted,
               (s.completed - s.submitted) / 1000.0,
               new TreeMap<>(written.getOrDefault(s.shuffleId, Map.of())),
-              List.copyOf(s.tasks)));
+              List.copyOf(s.tasks));
+      shuffles.add(shuffle);
+      seconds += shuffle.seconds();
       submitted = submitted == 0 ? s.submitted : Math.min(submitted, s.submitted);
       for (Task t : s.tasks) {
         tasks++;
