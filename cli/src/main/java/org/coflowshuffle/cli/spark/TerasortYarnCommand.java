@@ -29,6 +29,7 @@ import org.coflowshuffle.cli.testbed.Testbed;
 import org.coflowshuffle.cli.testbed.TestbedCommands;
 import org.coflowshuffle.cli.testbed.TestbedSpark;
 import org.coflowshuffle.cli.testbed.TestbedYarn;
+import org.coflowshuffle.coordinator.live.LinkHeadroom;
 
 /**
  * {@code coflow bench terasort-yarn} ({@link #OPTIONS}; runs in the order given): on the testbed
@@ -334,13 +335,16 @@ public final class TerasortYarnCommand implements Command {
   }
 
   /**
-   * The links the flow model of a run takes: each host's as TCP payload gets it, less the
+   * The links the flow model of a run takes: each host's as TCP payload gets it while the link is
+   * loaded both ways, as a shuffle loads every host's ({@link LinkHeadroom#BOTH_WAYS}), less the
    * background's rate on the link it loads.
    */
   static Map<String, double[]> modelLinks(List<HostLink> hosts, Background background) {
     Map<String, double[]> links = new LinkedHashMap<>();
     for (HostLink h : hosts) {
       double[] io = TestbedSpark.goodput(h);
+      io[0] *= LinkHeadroom.BOTH_WAYS;
+      io[1] *= LinkHeadroom.BOTH_WAYS;
       if (background != null && h.name().equals(background.host())) {
         io[0] = Math.max(0, io[0] * (1 - (double) background.mbit() / h.inMbit()));
       }

@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.coflowshuffle.cli.testbed.HostLink;
+import org.coflowshuffle.coordinator.live.LinkHeadroom;
 import org.coflowshuffle.core.model.Coflow;
 import org.coflowshuffle.core.model.Instance;
 import org.junit.jupiter.api.Test;
@@ -103,7 +104,9 @@ class LayoutModelTest {
             new HostLink("h2", "ns2", "10.77.0.12", 2, 2));
     Map<String, double[]> links =
         TerasortYarnCommand.modelLinks(hosts, new TerasortYarnCommand.Background("h1", 1));
-    assertArrayEquals(new double[] {356_250, 475_000}, links.get("h1"), 1e-6, "3 of 4 Mbit/s in");
-    assertArrayEquals(new double[] {237_500, 237_500}, links.get("h2"), 1e-6);
+    double both = LinkHeadroom.BOTH_WAYS; // the payload a link loaded both ways carries each way
+    assertArrayEquals(
+        new double[] {356_250 * both, 475_000 * both}, links.get("h1"), 1e-6, "3 of 4 Mbit/s in");
+    assertArrayEquals(new double[] {237_500 * both, 237_500 * both}, links.get("h2"), 1e-6);
   }
 }

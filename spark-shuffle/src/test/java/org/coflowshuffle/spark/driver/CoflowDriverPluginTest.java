@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import org.coflowshuffle.coordinator.live.ExecutorSlots;
+import org.coflowshuffle.coordinator.live.LinkHeadroom;
 import org.coflowshuffle.coordinator.live.LiveCoordinator;
 import org.coflowshuffle.core.policy.SchemeOptions;
 import org.coflowshuffle.spark.Messages;
@@ -21,8 +22,9 @@ class CoflowDriverPluginTest {
 
   @Test
   void aRateAskTakesTheProgressItCarriesBeforeAnswering() throws Exception {
-    // One reducer on R fetches 100 MB from each of two senders over R's 100 MB/s: 50 MB/s each
-    // while both run, all of it for the second once the first has delivered its bytes.
+    // One reducer on R fetches 100 MB from each of two senders over R's 100 MB/s, planned on as
+    // much of it as the headroom leaves: half each while both run, all of it for the second once
+    // the first has delivered its bytes.
     LiveCoordinator c = new LiveCoordinator("rpc", SchemeOptions.defaults(), 100 * MB, () -> 0.0);
     c.executorAdded(new ExecutorSlots("R", "hostR", 1));
     c.mapOutput(1, 0, "s0", new long[] {100_000_000});
@@ -34,13 +36,14 @@ class CoflowDriverPluginTest {
     double[] before =
         CoflowDriverPlugin.rates(
             c, new Messages.RateQueries(shuffles, reducers, sources, new long[2], "R"));
-    assertArrayEquals(new double[] {50 * MB, 50 * MB}, before, 1e-3);
+    double link = 100 * MB * LinkHeadroom.PLANNED_SHARE;
+    assertArrayEquals(new double[] {link / 2, link / 2}, before, 1e-3);
     double[] after =
         CoflowDriverPlugin.rates(
             c,
             new Messages.RateQueries(
                 shuffles, reducers, sources, new long[] {100_000_000, 0}, "R"));
-    assertEquals(100 * MB, after[1], 1e-3, "the ask that ended the first flow frees its share");
+    assertEquals(link, after[1], 1e-3, "the ask that ended the first flow frees its share");
   }
 
   @Test

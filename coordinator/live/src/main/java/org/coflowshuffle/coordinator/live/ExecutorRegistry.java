@@ -18,8 +18,8 @@ import org.coflowshuffle.core.model.Host;
  * The registered executors, each on the link of the machine it runs on: its configured speed (that
  * machine's or every machine's), else its NIC's; when links are measured, what its transfers showed
  * it carries below that ({@link LinkEstimates}); less what other traffic takes there as a broker
- * reports. The model's hosts for a decision come from here ({@link #hostIndex}). Not thread-safe:
- * {@link LiveCoordinator} guards it.
+ * reports; decisions plan on {@link LinkHeadroom#PLANNED_SHARE} of that. The model's hosts for a
+ * decision come from here ({@link #hostIndex}). Not thread-safe: {@link LiveCoordinator} guards it.
  */
 final class ExecutorRegistry {
 
@@ -105,9 +105,14 @@ final class ExecutorRegistry {
     return new HostIndex(
         executors.values(),
         reducers,
-        e -> left(e.host(), e.machine(), LinkEstimates.IN),
-        e -> left(e.host(), e.machine(), LinkEstimates.OUT),
-        id -> left(id, id, LinkEstimates.OUT));
+        e -> planned(e.host(), e.machine(), LinkEstimates.IN),
+        e -> planned(e.host(), e.machine(), LinkEstimates.OUT),
+        id -> planned(id, id, LinkEstimates.OUT));
+  }
+
+  /** What decisions plan on a link: what it leaves for shuffles, less {@link LinkHeadroom}. */
+  private double planned(String host, String machine, int direction) {
+    return left(host, machine, direction) * LinkHeadroom.PLANNED_SHARE;
   }
 
   /** Whether no setting gives a host's link speed, so that its NIC's is taken. */

@@ -22,6 +22,14 @@ class LiveCoordinatorTest {
 
   private static final double MB = 1e6;
 
+  /** The share of a link the decisions plan on: "the link" below is that share of it. */
+  private static final double LINK = LinkHeadroom.PLANNED_SHARE;
+
+  /** A rate in MB/s as the status lines print it. */
+  private static String mbps(double megabytes) {
+    return String.format(java.util.Locale.ROOT, "%.2f", megabytes);
+  }
+
   private static LiveCoordinator coordinator(String scheme) {
     LiveCoordinator c = new LiveCoordinator(scheme, SchemeOptions.defaults(), 100 * MB, () -> 0.0);
     c.executorAdded(new ExecutorSlots("1", "hostA", 1));
@@ -133,8 +141,8 @@ class LiveCoordinatorTest {
     c.mapOutput(2, 0, "t", new long[] {500_000_000});
     String longOn = c.place(2, 1, 1).executorOf(0).executorId();
     assertNotEquals(shortOn, longOn, "one core each");
-    assertEquals(100 * MB, c.rate(1, 0, "s", shortOn), 1e-3);
-    assertEquals(100 * MB, c.rate(2, 0, "t", longOn), 1e-3);
+    assertEquals(100 * MB * LINK, c.rate(1, 0, "s", shortOn), 1e-3);
+    assertEquals(100 * MB * LINK, c.rate(2, 0, "t", longOn), 1e-3);
     return new String[] {shortOn, longOn};
   }
 
@@ -186,7 +194,7 @@ class LiveCoordinatorTest {
     c.executorAdded(new ExecutorSlots("2", "hostB", 1));
     c.mapOutput(1, 0, "s", new long[] {100_000_000});
     assertEquals("1", c.place(1, 1, 1).executorOf(0).executorId(), "the fast host");
-    assertEquals(100 * MB, c.rate(1, 0, "s", "1"), 1e-3);
+    assertEquals(100 * MB * LINK, c.rate(1, 0, "s", "1"), 1e-3);
     c.mapOutput(2, 0, "t", new long[] {100_000_000});
     return c;
   }
@@ -196,7 +204,7 @@ class LiveCoordinatorTest {
     double[] clock = {0};
     LiveCoordinator c = aFastCoreFetching(clock);
     assertEquals(
-        List.of("shuffle 1: r0@1 100.0/100.0 MB at 100.00 MB/s"),
+        List.of("shuffle 1: r0@1 100.0/100.0 MB at " + mbps(100 * LINK) + " MB/s"),
         c.status(),
         "the first call only starts the count");
     clock[0] = 2;
@@ -204,14 +212,17 @@ class LiveCoordinatorTest {
     // Executor s is not registered, so the lines name it rather than its host.
     assertEquals(
         List.of(
-            "shuffle 1: r0@1 50.0/100.0 MB at 100.00 MB/s;"
-                + " out (planned/delivered MB/s): s 100.00/25.00",
-            "links out (planned/delivered MB/s): s 100.00/25.00"),
+            "shuffle 1: r0@1 50.0/100.0 MB at "
+                + mbps(100 * LINK)
+                + " MB/s; out (planned/delivered MB/s): s "
+                + mbps(100 * LINK)
+                + "/25.00",
+            "links out (planned/delivered MB/s): s " + mbps(100 * LINK) + "/25.00"),
         c.status());
     clock[0] = 3;
     c.delivered(1, 0, "s", 50_000_000);
     assertEquals(
-        "links out (planned/delivered MB/s): s 100.00/50.00",
+        "links out (planned/delivered MB/s): s " + mbps(100 * LINK) + "/50.00",
         c.status().get(1),
         "counted from the last call: 50 MB in 1 s");
     clock[0] = 4;
@@ -241,8 +252,8 @@ class LiveCoordinatorTest {
     LiveCoordinator c = aFastCoreFetching(clock);
     c.delivered(1, 0, "s", 30_000_000);
     Map<String, double[]> traffic = c.hostTraffic().get(List.of(1));
-    assertArrayEquals(new double[] {100 * MB, 0, 30e6, 0}, traffic.get("hostA"), 1e-3);
-    assertArrayEquals(new double[] {0, 100 * MB, 0, 30e6}, traffic.get("s"), 1e-3);
+    assertArrayEquals(new double[] {100 * MB * LINK, 0, 30e6, 0}, traffic.get("hostA"), 1e-3);
+    assertArrayEquals(new double[] {0, 100 * MB * LINK, 0, 30e6}, traffic.get("s"), 1e-3);
     assertEquals(Set.of("hostA", "s"), traffic.keySet(), "only machines its flows cross");
     c.fetchFinished(1);
     assertEquals(Map.of(), c.hostTraffic(), "a stage that stopped fetching is gone");
@@ -294,12 +305,13 @@ class LiveCoordinatorTest {
     }
     assertEquals(3, reducerOn.size(), "one reducer per core: " + reducerOn);
     int onB = reducerOn.get("2");
-    assertEquals(100 * MB, c.rate(1, onB, "1", "2"), 1e-3, "the only flow on the network");
+    assertEquals(100 * MB * LINK, c.rate(1, onB, "1", "2"), 1e-3, "the only flow on the network");
     // Executor 3 leaves before its reducer started (Spark will run that one elsewhere, or, with
     // dynamic allocation, an executor to come was replaced by a real one); then a decision.
     c.executorRemoved("3");
     c.rate(1, reducerOn.get("1"), "1", "1");
-    assertEquals(100 * MB, c.rate(1, onB, "1", "2"), 1e-3, "still paced, not left unlimited");
+    assertEquals(
+        100 * MB * LINK, c.rate(1, onB, "1", "2"), 1e-3, "still paced, not left unlimited");
   }
 
   @Test
@@ -313,15 +325,22 @@ class LiveCoordinatorTest {
     ShufflePlacement small = c.place(2, 1, 2);
     int smallRemote = small.executorOf(0).executorId().equals("2") ? 0 : 1;
     assertEquals(
-        100 * MB, c.rate(1, bigRemote, "1", null), 1e-3, "alone, the big stage gets the link");
+        100 * MB * LINK,
+        c.rate(1, bigRemote, "1", null),
+        1e-3,
+        "alone, the big stage gets the link");
     assertEquals(
-        100 * MB, c.rate(2, smallRemote, "1", null), 1e-3, "the shorter coflow gets the link");
+        100 * MB * LINK,
+        c.rate(2, smallRemote, "1", null),
+        1e-3,
+        "the shorter coflow gets the link");
     assertEquals(
         0, c.rate(1, bigRemote, "1", null), 1e-3, "the longer one waits (not work-conserving)");
     c.delivered(2, smallRemote, "1", 4_000_000);
-    assertEquals(100 * MB, c.rate(2, smallRemote, "1", null), 1e-3);
+    assertEquals(100 * MB * LINK, c.rate(2, smallRemote, "1", null), 1e-3);
     c.reducerDone(2, smallRemote);
-    assertEquals(100 * MB, c.rate(1, bigRemote, "1", null), 1e-3, "then the longer one goes");
+    assertEquals(
+        100 * MB * LINK, c.rate(1, bigRemote, "1", null), 1e-3, "then the longer one goes");
     c.fetchFinished(2);
     assertEquals(Double.POSITIVE_INFINITY, c.rate(2, smallRemote, "1", null), "finished: no limit");
     assertEquals(Double.POSITIVE_INFINITY, c.rate(9, 0, "1", null), "unknown: no limit");
@@ -337,9 +356,11 @@ class LiveCoordinatorTest {
         "shuffle 1: no reducer fetching", c.status().get(0), "nothing asked for a rate yet");
     // Spark gave up waiting for executor 1: the reducer placed there runs on 2, and what it reads
     // from 1 now crosses the network. Modelled as local, it would get no rate and never finish.
-    assertEquals(100 * MB, c.rate(1, placedOnOne, "1", "2"), 1e-3);
+    assertEquals(100 * MB * LINK, c.rate(1, placedOnOne, "1", "2"), 1e-3);
     assertTrue(
-        c.status().get(0).startsWith("shuffle 1: r" + placedOnOne + "@2 500.0/500.0 MB at 100.00"),
+        c.status()
+            .get(0)
+            .startsWith("shuffle 1: r" + placedOnOne + "@2 500.0/500.0 MB at " + mbps(100 * LINK)),
         c.status().get(0));
   }
 
@@ -370,8 +391,8 @@ class LiveCoordinatorTest {
         java.util.Set.of(p.executorOf(0).host(), p.executorOf(1).host()),
         p.executorOfReducer().toString());
     int onA = p.executorOf(0).host().equals("a") ? 0 : 1;
-    assertEquals(100 * MB, c.rate(1, onA, onA == 0 ? "x" : "y", null), 1e-3);
-    assertEquals(60 * MB, c.rate(1, 1 - onA, onA == 0 ? "y" : "x", null), 1e-3);
+    assertEquals(100 * MB * LINK, c.rate(1, onA, onA == 0 ? "x" : "y", null), 1e-3);
+    assertEquals(60 * MB * LINK, c.rate(1, 1 - onA, onA == 0 ? "y" : "x", null), 1e-3);
   }
 
   @Test
@@ -389,7 +410,7 @@ class LiveCoordinatorTest {
     c.fetching(1, 0, null);
     c.fetching(1, 1, null);
     double in = c.rate(1, 0, "x", null) + c.rate(1, 1, "y", null);
-    assertEquals(100 * MB, in, 1e-3, "a's link in, shared by its two executors");
+    assertEquals(100 * MB * LINK, in, 1e-3, "a's link in, shared by its two executors");
     assertEquals("100.0% (a in)", c.linkUse(), "the peak of every decision's planned rates");
   }
 
@@ -404,7 +425,7 @@ class LiveCoordinatorTest {
     assertEquals("a", p.executorOf(0).host(), "a task's location names the real host");
     c.fetching(1, 0, null);
     c.fetching(1, 1, null);
-    assertEquals(200 * MB, c.rate(1, 0, "x", null) + c.rate(1, 1, "y", null), 1e-3);
+    assertEquals(200 * MB * LINK, c.rate(1, 0, "x", null) + c.rate(1, 1, "y", null), 1e-3);
     assertEquals("100.0% (a/1 in)", c.linkUse());
   }
 
@@ -432,7 +453,8 @@ class LiveCoordinatorTest {
     c.nicSpeed("2", 1250 * MB);
     c.mapOutput(1, 0, "1", new long[] {900_000_000, 900_000_000});
     int r = c.place(1, 1, 2).executorOf(0).executorId().equals("2") ? 0 : 1; // the other is local
-    assertEquals(1250 * MB, c.rate(1, r, "1", "2"), 1e-3, "a veth's 10 Gbit/s, until measured");
+    assertEquals(
+        1250 * MB * LINK, c.rate(1, r, "1", "2"), 1e-3, "a veth's 10 Gbit/s, until measured");
     // The link is shaped to 10 MB/s: that is what the fetch delivers, reported every 0.2 s.
     for (int i = 1; i <= 150; i++) {
       now[0] = 0.2 * i;
@@ -442,7 +464,9 @@ class LiveCoordinatorTest {
     assertEquals(10 * MB, c.linkEstimates().get("a")[1], 1e-3, "a's link out");
     assertEquals(10 * MB, c.linkEstimates().get("b")[0], 1e-3, "b's link in");
     double rate = c.rate(1, r, "1", "2");
-    assertTrue(rate >= 10 * MB && rate <= 12 * MB + 1e-3, "the rate follows the link: " + rate);
+    assertTrue(
+        rate >= 10 * MB * LINK && rate <= 12 * MB * LINK + 1e-3,
+        "the rate follows the link: " + rate);
     assertTrue(c.linkUse().startsWith("100.0%"), c.linkUse());
   }
 
@@ -587,7 +611,7 @@ class LiveCoordinatorTest {
     c.place(1, 10, 1);
     tenSenders(c, 2, 1_000_000);
     c.place(2, 10, 1);
-    assertEquals(100 * MB, total(c, 1), 1e-3, "the first pilot takes the whole link");
+    assertEquals(100 * MB * LINK, total(c, 1), 1e-3, "the first pilot takes the whole link");
     assertEquals(0, total(c, 2), 1e-3);
     int pilot1 = pilotOf(c, 1);
     c.delivered(1, 0, "s" + pilot1, 100_000_000);
@@ -596,7 +620,7 @@ class LiveCoordinatorTest {
     c.delivered(2, 0, "s" + pilot2, 1_000_000);
     // Both sampled: the small one is estimated smaller and goes first. A scheme that forgot its
     // samples would pick new pilots for the first shuffle and run them before the second.
-    assertEquals(100 * MB, total(c, 2), 1e-3, "the shuffle estimated smaller gets the link");
+    assertEquals(100 * MB * LINK, total(c, 2), 1e-3, "the shuffle estimated smaller gets the link");
     assertEquals(0, total(c, 1), 1e-3);
   }
 
@@ -614,8 +638,9 @@ class LiveCoordinatorTest {
       c.rate(1, 0, "s1", "R");
       c.rate(2, 0, "s2", "R"); // both fetch now
       boolean weighted = scheme.equals("wss-priority");
-      assertEquals(weighted ? 25 * MB : 100 * MB, c.rate(1, 0, "s1", "R"), 1e-3, scheme);
-      assertEquals(weighted ? 75 * MB : 0, c.rate(2, 0, "s2", "R"), 1e-3, scheme);
+      assertEquals(
+          weighted ? 25 * MB * LINK : 100 * MB * LINK, c.rate(1, 0, "s1", "R"), 1e-3, scheme);
+      assertEquals(weighted ? 75 * MB * LINK : 0, c.rate(2, 0, "s2", "R"), 1e-3, scheme);
     }
   }
 
@@ -630,8 +655,8 @@ class LiveCoordinatorTest {
       c.placeTogether(new int[] {2}, new int[] {1}, ReduceTaskRanges.oneEach(1), weight);
       c.rate(1, 0, "s1", "R");
       c.rate(2, 0, "s2", "R");
-      assertEquals(weight == 1 ? 100 * MB : 0, c.rate(1, 0, "s1", "R"), 1e-3, "w " + weight);
-      assertEquals(weight == 1 ? 0 : 100 * MB, c.rate(2, 0, "s2", "R"), 1e-3, "w " + weight);
+      assertEquals(weight == 1 ? 100 * MB * LINK : 0, c.rate(1, 0, "s1", "R"), 1e-3, "w " + weight);
+      assertEquals(weight == 1 ? 0 : 100 * MB * LINK, c.rate(2, 0, "s2", "R"), 1e-3, "w " + weight);
     }
   }
 
@@ -644,12 +669,12 @@ class LiveCoordinatorTest {
     c.mapOutput(1, 0, "s1", new long[] {50_000_000_000L}); // 500 s on the link
     c.placeTogether(new int[] {1}, new int[] {1}, ReduceTaskRanges.oneEach(1), 1);
     c.rate(1, 0, "s1", "R");
-    assertEquals(100 * MB, c.rate(1, 0, "s1", "R"), 1e-3, "alone, it gets the link");
+    assertEquals(100 * MB * LINK, c.rate(1, 0, "s1", "R"), 1e-3, "alone, it gets the link");
     now[0] = 2 * SchemeOptions.DEFAULT_STARVATION_THRESHOLD; // served all along: it never waited
     c.mapOutput(2, 0, "s2", new long[] {100_000_000});
     c.placeTogether(new int[] {2}, new int[] {1}, ReduceTaskRanges.oneEach(1), 1);
     c.rate(2, 0, "s2", "R");
-    assertEquals(100 * MB, c.rate(2, 0, "s2", "R"), 1e-3, "the shorter stage first");
+    assertEquals(100 * MB * LINK, c.rate(2, 0, "s2", "R"), 1e-3, "the shorter stage first");
     assertEquals(0, c.rate(1, 0, "s1", "R"), 1e-3, "the older one is not starving");
   }
 
@@ -664,14 +689,15 @@ class LiveCoordinatorTest {
     c.place(1, 1, 2);
     c.mapOutput(2, 0, "s1", new long[] {50_000_000});
     c.place(2, 1, 1);
-    assertEquals(100 * MB, c.rate(1, 0, "s0", "R"), 1e-3);
+    assertEquals(100 * MB * LINK, c.rate(1, 0, "s0", "R"), 1e-3);
     // Neither has sent anything: same queue, first come first served. Counting the waiting
     // reducer's 100 MB as sent would put shuffle 1 in a lower queue.
     assertEquals(0, c.rate(2, 0, "s1", "R"), 1e-3, "the later shuffle waits");
-    assertEquals(100 * MB, c.rate(1, 0, "s0", "R"), 1e-3);
+    assertEquals(100 * MB * LINK, c.rate(1, 0, "s0", "R"), 1e-3);
     c.delivered(1, 0, "s0", 20_000_000);
     now[0] = 1; // progress is taken into account at the next periodic decision
-    assertEquals(100 * MB, c.rate(2, 0, "s1", "R"), 1e-3, "20 MB sent: past Aalo's first queue");
+    assertEquals(
+        100 * MB * LINK, c.rate(2, 0, "s1", "R"), 1e-3, "20 MB sent: past Aalo's first queue");
     assertEquals(0, c.rate(1, 0, "s0", "R"), 1e-3);
   }
 
@@ -697,17 +723,20 @@ class LiveCoordinatorTest {
       tenSendersWithoutSizes(c, 2);
       assertEquals("R", c.place(2, 10, 1).executorOf(0).executorId(), "placed without sizes");
       total(c, 1); // both reducers fetch now
-      assertEquals(100 * MB, total(c, 2), 1e-3, "the pilot takes the whole link");
+      assertEquals(100 * MB * LINK, total(c, 2), 1e-3, "the pilot takes the whole link");
       assertEquals(0, total(c, 1), 1e-3);
       int pilot = pilotOf(c, 2);
       assertTrue(pilot >= 0, "one pilot");
       c.delivered(2, 0, "s" + pilot, pilotBytes);
       assertEquals(
-          100 * MB, total(c, 2), 1e-3, "a flow of unknown size ends when told, not by bytes");
+          100 * MB * LINK,
+          total(c, 2),
+          1e-3,
+          "a flow of unknown size ends when told, not by bytes");
       c.fetched(2, 0, "s" + pilot);
       boolean small = pilotBytes < 50_000_000;
-      assertEquals(small ? 100 * MB : 0, total(c, 2), 1e-3, "estimated from its pilot");
-      assertEquals(small ? 0 : 100 * MB, total(c, 1), 1e-3);
+      assertEquals(small ? 100 * MB * LINK : 0, total(c, 2), 1e-3, "estimated from its pilot");
+      assertEquals(small ? 0 : 100 * MB * LINK, total(c, 1), 1e-3);
       assertEquals(0, c.rate(2, 0, "s" + pilot, "R"), 1e-3, "the pilot's flow is over");
     }
   }
@@ -719,7 +748,7 @@ class LiveCoordinatorTest {
     c.mapOutput(3, 0, "s0", new long[] {50_000_000});
     c.mapOutput(3, 1, "s1", null);
     c.place(3, 2, 1);
-    assertEquals(100 * MB, c.rate(3, 0, "s0", "R") + c.rate(3, 0, "s1", "R"), 1e-3);
+    assertEquals(100 * MB * LINK, c.rate(3, 0, "s0", "R") + c.rate(3, 0, "s1", "R"), 1e-3);
     c.delivered(3, 0, "s1", 10_000_000);
     c.reducerDone(3, 0); // the attempt failed
     // The retry asks again: without starting anew, its flow from s1 would stay ended at rate 0.
@@ -732,12 +761,13 @@ class LiveCoordinatorTest {
     c.executorAdded(new ExecutorSlots("R", "hostR", 1));
     c.mapOutput(3, 0, "s0", new long[] {50_000_000});
     c.place(3, 1, 1);
-    assertEquals(100 * MB, c.rate(3, 0, "s0", "R"), 1e-3);
+    assertEquals(100 * MB * LINK, c.rate(3, 0, "s0", "R"), 1e-3);
     c.delivered(3, 0, "s0", 30_000_000);
     c.reducerDone(3, 0); // the attempt failed
-    assertEquals(100 * MB, c.rate(3, 0, "s0", "R"), 1e-3, "the retry fetches all 50 MB again");
+    assertEquals(
+        100 * MB * LINK, c.rate(3, 0, "s0", "R"), 1e-3, "the retry fetches all 50 MB again");
     c.delivered(3, 0, "s0", 30_000_000);
-    assertEquals(100 * MB, c.rate(3, 0, "s0", "R"), 1e-3, "20 MB left, not over");
+    assertEquals(100 * MB * LINK, c.rate(3, 0, "s0", "R"), 1e-3, "20 MB left, not over");
   }
 
   @Test
@@ -751,7 +781,7 @@ class LiveCoordinatorTest {
     // A failed attempt's fetch went on delivering for the retry's flow: counted over, yet fetching.
     c.delivered(4, 0, "s0", 50_000_000);
     assertEquals(Double.POSITIVE_INFINITY, c.rate(4, 0, "s0", "R"), "no hold nothing would lift");
-    assertEquals(100 * MB, c.rate(4, 0, "s1", "R"), 1e-3, "the open flow keeps its rate");
+    assertEquals(100 * MB * LINK, c.rate(4, 0, "s1", "R"), 1e-3, "the open flow keeps its rate");
   }
 
   @Test
@@ -772,8 +802,9 @@ class LiveCoordinatorTest {
       c.delivered(2, 0, "s" + pilot, pilotBytes);
       c.fetched(2, 0, "s" + pilot);
       boolean small = pilotBytes < 50_000_000;
-      assertEquals(small ? 100 * MB : 0, total(c, 2), 1e-3, "estimated from what its pilot got");
-      assertEquals(small ? 0 : 100 * MB, total(c, 1), 1e-3);
+      assertEquals(
+          small ? 100 * MB * LINK : 0, total(c, 2), 1e-3, "estimated from what its pilot got");
+      assertEquals(small ? 0 : 100 * MB * LINK, total(c, 1), 1e-3);
     }
   }
 
@@ -791,8 +822,8 @@ class LiveCoordinatorTest {
     // No pilots: map 1's flows are taken as large as map 0's, so each reducer's two flows end
     // together and the four reducers share the fast executor's link.
     for (int r = 0; r < 4; r++) {
-      assertEquals(12.5 * MB, c.rate(5, r, "s0", null), 1e-3);
-      assertEquals(12.5 * MB, c.rate(5, r, "s1", null), 1e-3);
+      assertEquals(12.5 * MB * LINK, c.rate(5, r, "s0", null), 1e-3);
+      assertEquals(12.5 * MB * LINK, c.rate(5, r, "s1", null), 1e-3);
     }
     c.reducerDone(5, 0);
     assertTrue(c.status().get(0).startsWith("shuffle 5: r1@1 200.0/200.0 MB"), c.status().get(0));

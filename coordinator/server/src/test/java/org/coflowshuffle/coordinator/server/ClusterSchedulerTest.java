@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.coflowshuffle.coordinator.live.LinkHeadroom;
 import org.coflowshuffle.coordinator.protocol.ErrorCode;
 import org.coflowshuffle.coordinator.protocol.Message;
 import org.coflowshuffle.coordinator.protocol.ProtocolException;
@@ -327,7 +328,7 @@ class ClusterSchedulerTest {
     scheduler.pushRates();
     // Two senders: one pilot, on the whole link; the other flow waits for what it leaves.
     Map<String, Double> rates = driver.rates();
-    double link = CoordinatorConf.defaults(0, 0).hostBytesPerSecond();
+    double link = CoordinatorConf.defaults(0, 0).hostBytesPerSecond() * LinkHeadroom.PLANNED_SHARE;
     String pilot = rates.get("app/0/0/s0") > 0 ? "s0" : "s1";
     assertEquals(link, rates.get("app/0/0/" + pilot), 1e-6, rates.toString());
     assertEquals(0, rates.get("app/0/0/" + (pilot.equals("s0") ? "s1" : "s0")), 1e-6);
