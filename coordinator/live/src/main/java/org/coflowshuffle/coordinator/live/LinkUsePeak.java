@@ -15,8 +15,9 @@ import org.coflowshuffle.core.policy.Decision;
 /**
  * The largest share of one host's link, in or out, that the rates of any decision so far planned:
  * the check, at every decision, that the flows of all executors on a machine together stay within
- * its link (above 1, the transport would be asked for more than the link carries). Not thread-safe:
- * {@link LiveCoordinator} guards it.
+ * what the decisions plan on its link, {@link LinkHeadroom#PLANNED_SHARE} of it (above that, the
+ * transport would be asked for more than the link carries both ways). Not thread-safe: {@link
+ * LiveCoordinator} guards it.
  */
 final class LinkUsePeak {
 
@@ -74,12 +75,15 @@ final class LinkUsePeak {
     return between;
   }
 
-  /** Adds one decision's {@link #load} on {@code hosts}. */
+  /**
+   * Adds one decision's {@link #load} on {@code hosts}, whose bandwidths are what the decision
+   * planned on: {@link LinkHeadroom#PLANNED_SHARE} of each link.
+   */
   void add(List<Host> hosts, double[][] load) {
     for (int h = 0; h < hosts.size(); h++) {
       Host host = hosts.get(h);
-      note(load[h][0] / host.inBytesPerSec(), host.id() + " in");
-      note(load[h][1] / host.outBytesPerSec(), host.id() + " out");
+      note(load[h][0] / host.inBytesPerSec() * LinkHeadroom.PLANNED_SHARE, host.id() + " in");
+      note(load[h][1] / host.outBytesPerSec() * LinkHeadroom.PLANNED_SHARE, host.id() + " out");
     }
   }
 

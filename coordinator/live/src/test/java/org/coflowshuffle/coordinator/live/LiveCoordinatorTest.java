@@ -25,6 +25,11 @@ class LiveCoordinatorTest {
   /** The share of a link the decisions plan on: "the link" below is that share of it. */
   private static final double LINK = LinkHeadroom.PLANNED_SHARE;
 
+  /** A share of a link as {@link LiveCoordinator#linkUse} prints it. */
+  private static String percent(double share) {
+    return String.format(java.util.Locale.ROOT, "%.1f%%", 100 * share);
+  }
+
   /** A rate in MB/s as the status lines print it. */
   private static String mbps(double megabytes) {
     return String.format(java.util.Locale.ROOT, "%.2f", megabytes);
@@ -411,7 +416,8 @@ class LiveCoordinatorTest {
     c.fetching(1, 1, null);
     double in = c.rate(1, 0, "x", null) + c.rate(1, 1, "y", null);
     assertEquals(100 * MB * LINK, in, 1e-3, "a's link in, shared by its two executors");
-    assertEquals("100.0% (a in)", c.linkUse(), "the peak of every decision's planned rates");
+    assertEquals(
+        percent(LINK) + " (a in)", c.linkUse(), "the peak of every decision's planned rates");
   }
 
   @Test
@@ -426,7 +432,7 @@ class LiveCoordinatorTest {
     c.fetching(1, 0, null);
     c.fetching(1, 1, null);
     assertEquals(200 * MB * LINK, c.rate(1, 0, "x", null) + c.rate(1, 1, "y", null), 1e-3);
-    assertEquals("100.0% (a/1 in)", c.linkUse());
+    assertEquals(percent(LINK) + " (a/1 in)", c.linkUse());
   }
 
   @Test
@@ -467,7 +473,7 @@ class LiveCoordinatorTest {
     assertTrue(
         rate >= 10 * MB * LINK && rate <= 12 * MB * LINK + 1e-3,
         "the rate follows the link: " + rate);
-    assertTrue(c.linkUse().startsWith("100.0%"), c.linkUse());
+    assertTrue(c.linkUse().startsWith(percent(LINK)), c.linkUse());
   }
 
   /** Executor 1 on host "fast" (100 MB/s), executor 2 on "slow" (10 MB/s), four cores each. */
