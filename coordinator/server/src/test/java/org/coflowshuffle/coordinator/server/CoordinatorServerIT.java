@@ -26,6 +26,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import org.coflowshuffle.coordinator.client.CoordinatorClient;
+import org.coflowshuffle.coordinator.live.LinkHeadroom;
 import org.coflowshuffle.coordinator.protocol.Message;
 import org.coflowshuffle.core.policy.SchemeOptions;
 import org.coflowshuffle.core.schedule.Schedule;
@@ -39,7 +40,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Applications talk to a real coordinator over loopback sockets and get what {@code coflow solve}
- * computes for the same instance.
+ * computes for the same instance, on the links as the coordinator plans on them.
  */
 class CoordinatorServerIT {
 
@@ -83,7 +84,10 @@ class CoordinatorServerIT {
       return new Shuffle(app, maps, reducers, bytes);
     }
 
-    /** The same shuffle as an instance of docs/coflow-instance.md. */
+    /**
+     * The same shuffle as an instance of docs/coflow-instance.md, on the links as the service plans
+     * on them ({@link LinkHeadroom}).
+     */
     String instance() {
       ObjectNode root = JSON.createObjectNode();
       ArrayNode hosts = root.putArray("hosts");
@@ -91,8 +95,8 @@ class CoordinatorServerIT {
         hosts
             .addObject()
             .put("id", String.valueOf(e))
-            .put("inBytesPerSec", LINKS[e])
-            .put("outBytesPerSec", LINKS[e])
+            .put("inBytesPerSec", LINKS[e] * LinkHeadroom.PLANNED_SHARE)
+            .put("outBytesPerSec", LINKS[e] * LinkHeadroom.PLANNED_SHARE)
             .put("reducerSlots", 1)
             .put("canHostReducers", true);
       }
