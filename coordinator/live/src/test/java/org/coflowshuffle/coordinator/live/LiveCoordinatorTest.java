@@ -13,6 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import org.coflowshuffle.core.policy.SchemeOptions;
@@ -27,12 +28,12 @@ class LiveCoordinatorTest {
 
   /** A share of a link as {@link LiveCoordinator#linkUse} prints it. */
   private static String percent(double share) {
-    return String.format(java.util.Locale.ROOT, "%.1f%%", 100 * share);
+    return String.format(Locale.ROOT, "%.1f%%", 100 * share);
   }
 
   /** A rate in MB/s as the status lines print it. */
   private static String mbps(double megabytes) {
-    return String.format(java.util.Locale.ROOT, "%.2f", megabytes);
+    return String.format(Locale.ROOT, "%.2f", megabytes);
   }
 
   private static LiveCoordinator coordinator(String scheme) {
