@@ -70,6 +70,36 @@ class SparkPluginIT {
         p.get("sql join (AQE on)").get("reduceTasks").asInt()
             < p.get("sql join (AQE off)").get("reduceTasks").asInt(),
         "AQE coalesced the join's partitions, so its tasks read runs of reducers: " + p);
+    assertTrue(
+        Pattern.compile("hooks ready in \\d+ ms, [1-3] of Spark's classes rewritten after loading")
+            .matcher(Files.readString(runs.log("plugin")))
+            .find(),
+        "without the agent, classes Spark loaded before the plugin are rewritten (the log says so)");
+  }
+
+  /**
+   * The shaded JAR as the driver's Java agent too: Spark's classes are woven as they load, none is
+   * rewritten after loading (which makes the JVM compile its code again), and the reducers are
+   * placed as without it.
+   */
+  @Test
+  void asTheDriversJavaAgentTheJarWeavesSparkAsItLoadsAndPlaces() throws Exception {
+    JsonNode run =
+        runs.run(
+            "agent",
+            plugin(
+                Map.of(
+                    "spark.shuffle.readHostLocalDisk",
+                    "false",
+                    "spark.driver.extraJavaOptions",
+                    "-javaagent:" + runs.jars.plugin())),
+            true);
+    runs.assertSameResults(run, "agent");
+    assertPlaced(run, allQueries());
+    assertTrue(
+        Files.readString(runs.log("agent"))
+            .contains("none of Spark's classes rewritten after loading"),
+        "the hooks were woven as Spark loaded its classes; see " + runs.log("agent"));
   }
 
   /**

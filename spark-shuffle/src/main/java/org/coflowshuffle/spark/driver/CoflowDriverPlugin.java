@@ -184,12 +184,17 @@ public final class CoflowDriverPlugin implements DriverPlugin {
   private static void weave(ReducerPlacer p, String by) {
     try {
       long start = System.nanoTime();
-      PreferredLocationsHook.install(p.stageHook(), p, p.rddHook());
+      int rewritten = PreferredLocationsHook.install(p.stageHook(), p, p.rddHook());
       placer = p;
       LOG.info(
-          "coflow: reducers are placed by {} (hooks ready in {} ms)",
+          "coflow: reducers are placed by {} (hooks ready in {} ms, {})",
           by,
-          (System.nanoTime() - start) / 1_000_000);
+          (System.nanoTime() - start) / 1_000_000,
+          rewritten == 0
+              ? "none of Spark's classes rewritten after loading"
+              : rewritten
+                  + " of Spark's classes rewritten after loading, so the JVM compiles its code"
+                  + " again; -javaagent:<this JAR> on the driver weaves them as they load");
     } catch (RuntimeException | LinkageError e) {
       sparkPlaces(e);
     }

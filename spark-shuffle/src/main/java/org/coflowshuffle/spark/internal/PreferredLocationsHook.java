@@ -7,9 +7,13 @@ package org.coflowshuffle.spark.internal;
 import java.lang.instrument.ClassFileTransformer;
 import java.lang.instrument.Instrumentation;
 import java.lang.instrument.UnmodifiableClassException;
+import java.nio.charset.StandardCharsets;
 import java.security.ProtectionDomain;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiConsumer;
 import java.util.function.BiFunction;
@@ -22,10 +26,13 @@ import org.slf4j.LoggerFactory;
  * Makes Spark's driver ask the coordinator where reduce tasks run. Spark has no public hook for
  * this, so calls to hooks are woven into three of its methods ({@link SparkShapes#WOVEN}) in the
  * running driver JVM (a self-attached agent, so no extra JVM flag), once per JVM; each application
- * then sets or clears its placer. The woven code finds the hooks in the system properties and
- * catches nothing: each hook is put there guarded, so that anything it throws leaves Spark's own
- * behaviour, except a {@link VirtualMachineError} (out of memory, stack overflow): the JVM is
- * failing, and Spark must see it.
+ * then sets or clears its placer. Started as the driver's Java agent ({@code -javaagent:} this JAR,
+ * {@link #premain}), it weaves them as Spark loads them instead: rewriting a class already loaded
+ * makes the JVM drop all the code it compiled until then, the first time (it kept no record of what
+ * depends on what), and a driver compiles it again: seconds of CPU at start on a small machine. The
+ * woven code finds the hooks in the system properties and catches nothing: each hook is put there
+ * guarded, so that anything it throws leaves Spark's own behaviour, except a {@link
+ * VirtualMachineError} (out of memory, stack overflow): the JVM is failing, and Spark must see it.
  */
 public final class PreferredLocationsHook {
 
@@ -36,7 +43,21 @@ public final class PreferredLocationsHook {
 
   private static boolean woven;
 
+  /** The weaver registered by {@link #premain}, or null: the driver did not start with it. */
+  private static volatile Weaver atStart;
+
   private PreferredLocationsHook() {}
+
+  /**
+   * This JAR as a Java agent: registers the weaver before Spark's classes load, so that they are
+   * woven as they load and nothing is rewritten later. The woven code finds no hooks until an
+   * application installs them, and answers as Spark does until then.
+   */
+  public static void premain(String args, Instrumentation inst) {
+    Weaver weaver = new Weaver(inst);
+    inst.addTransformer(weaver, true);
+    atStart = weaver;
+  }
 
   /**
    * Weaves the advice if not yet done and makes the placer's three functions answer.
@@ -45,14 +66,17 @@ public final class PreferredLocationsHook {
    * @param shuffle one reducer's location: {@code (ShuffleDependency, Integer reducer)} to a Scala
    *     {@code Seq} of locations, or null for Spark's own answer
    * @param rdd a partition's location: {@code (RDD, Partition)} to a {@code Seq}, or null
+   * @return how many of Spark's classes were rewritten after they had loaded: 0 where they were
+   *     woven as they loaded, or at an earlier install
    * @throws IllegalStateException when this Spark lacks a method a hook goes into ({@link
    *     SparkShapes}), or the JVM refuses the agent (for example a JRE without the attach module);
    *     Spark's placement then stays
    */
-  public static synchronized void install(
+  public static synchronized int install(
       BiConsumer<Object, Object> stage,
       BiFunction<Object, Object, Object> shuffle,
       BiFunction<Object, Object, Object> rdd) {
+    int rewritten;
     if (!woven) {
       String mismatch =
           SparkShapes.mismatch(SparkShapes.WOVEN, PreferredLocationsHook.class.getClassLoader());
@@ -63,26 +87,48 @@ public final class PreferredLocationsHook {
                 + ") is not the one the plugin is built for: "
                 + mismatch);
       }
-      Instrumentation inst = attach();
-      Weaver weaver = new Weaver();
-      inst.addTransformer(weaver, true);
-      try {
-        inst.retransformClasses(weaver.targets(PreferredLocationsHook.class.getClassLoader()));
-      } catch (ClassNotFoundException | UnmodifiableClassException e) {
-        inst.removeTransformer(weaver);
-        throw new IllegalStateException("cannot weave Spark's placement: " + e, e);
-      }
-      if (weaver.failure != null) {
-        inst.removeTransformer(weaver);
-        throw new IllegalStateException(
-            "cannot weave Spark's placement: " + weaver.failure, weaver.failure);
-      }
+      Weaver weaver = atStart != null ? atStart : attached();
+      atStart = null; // one that fails is removed: a later install attaches afresh
+      rewritten = weave(weaver);
       woven = true;
+    } else {
+      rewritten = 0;
     }
     Properties p = System.getProperties();
     p.put(SparkShapes.STAGE_KEY, guarded(stage));
     p.put(SparkShapes.SHUFFLE_KEY, guarded(shuffle, returned(SparkShapes.SHUFFLE_KEY)));
     p.put(SparkShapes.RDD_KEY, guarded(rdd, returned(SparkShapes.RDD_KEY)));
+    return rewritten;
+  }
+
+  /**
+   * Puts the hooks into the three classes through {@code weaver}, registered: loading a class not
+   * loaded yet weaves it, and only those loaded before are rewritten. Returns how many were.
+   */
+  private static int weave(Weaver weaver) {
+    Class<?>[] loaded;
+    try {
+      loaded = weaver.notWoven(weaver.targets(PreferredLocationsHook.class.getClassLoader()));
+      if (loaded.length > 0) {
+        weaver.inst.retransformClasses(loaded);
+      }
+    } catch (ClassNotFoundException | UnmodifiableClassException e) {
+      weaver.inst.removeTransformer(weaver);
+      throw new IllegalStateException("cannot weave Spark's placement: " + e, e);
+    }
+    if (weaver.failure != null) {
+      weaver.inst.removeTransformer(weaver);
+      throw new IllegalStateException(
+          "cannot weave Spark's placement: " + weaver.failure, weaver.failure);
+    }
+    return loaded.length;
+  }
+
+  /** A weaver registered with the instrumentation of an agent attached now ({@link #attach}). */
+  private static Weaver attached() {
+    Weaver weaver = new Weaver(attach());
+    weaver.inst.addTransformer(weaver, true);
+    return weaver;
   }
 
   /**
@@ -167,7 +213,23 @@ public final class PreferredLocationsHook {
         SparkShapes.WOVEN.stream()
             .collect(Collectors.toMap(w -> w.className().replace('.', '/'), w -> w));
 
+    /** The internal names of the classes woven so far. */
+    private final Set<String> woven = ConcurrentHashMap.newKeySet();
+
+    private final Instrumentation inst;
+
     private volatile Throwable failure;
+
+    Weaver(Instrumentation inst) {
+      this.inst = inst;
+    }
+
+    /** Those of {@code types} not woven yet: loaded before the weaver was registered. */
+    Class<?>[] notWoven(Class<?>[] types) {
+      return Arrays.stream(types)
+          .filter(t -> !woven.contains(t.getName().replace('.', '/')))
+          .toArray(Class<?>[]::new);
+    }
 
     Class<?>[] targets(ClassLoader loader) throws ClassNotFoundException {
       Class<?>[] types = new Class<?>[SparkShapes.WOVEN.size()];
@@ -188,13 +250,34 @@ public final class PreferredLocationsHook {
       if (method == null) {
         return null;
       }
+      if (holds(bytes, method.key())) { // woven by the plugin's other copy, the driver's agent
+        woven.add(internalName); // (a class loader that looks in the application's JARs first)
+        return null;
+      }
       try {
-        return EntryHookWeaver.weave(bytes, method);
+        byte[] rewoven = EntryHookWeaver.weave(bytes, method);
+        woven.add(internalName);
+        return rewoven;
       } catch (RuntimeException | LinkageError e) {
         failure = e; // the JVM drops what a transformer throws; install reports it
         return null;
       }
     }
+  }
+
+  /** Whether class file {@code bytes} hold the ASCII string {@code key}, as its hook's does. */
+  static boolean holds(byte[] bytes, String key) {
+    byte[] k = key.getBytes(StandardCharsets.US_ASCII);
+    outer:
+    for (int i = 0; i + k.length <= bytes.length; i++) {
+      for (int j = 0; j < k.length; j++) {
+        if (bytes[i + j] != k[j]) {
+          continue outer;
+        }
+      }
+      return true;
+    }
+    return false;
   }
 
   /** Spark's own placement again, for every later call. */

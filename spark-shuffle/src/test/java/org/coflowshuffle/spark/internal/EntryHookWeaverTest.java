@@ -5,6 +5,7 @@
 package org.coflowshuffle.spark.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -210,5 +211,17 @@ class EntryHookWeaverTest {
                 wovenFixture(
                     List.of(woven("wide", List.of("long", "java.lang.String"), RDD, false))));
     assertTrue(wide.getMessage().contains("passes a primitive other than int"), wide.getMessage());
+  }
+
+  @Test
+  void aWovenClassHoldsItsHooksKeySoThatASecondCopyOfThePluginLeavesIt() throws Exception {
+    byte[] bytes;
+    try (InputStream in =
+        HookedFixture.class.getResourceAsStream(HookedFixture.class.getSimpleName() + ".class")) {
+      bytes = in.readAllBytes();
+    }
+    SparkShapes.Woven where = ALL.get(1);
+    assertFalse(PreferredLocationsHook.holds(bytes, where.key()), "the class as compiled");
+    assertTrue(PreferredLocationsHook.holds(EntryHookWeaver.weave(bytes, where), where.key()));
   }
 }
