@@ -71,16 +71,19 @@ class SparkPluginIT {
             < p.get("sql join (AQE off)").get("reduceTasks").asInt(),
         "AQE coalesced the join's partitions, so its tasks read runs of reducers: " + p);
     assertTrue(
-        Pattern.compile("hooks ready in \\d+ ms, [1-3] of Spark's classes rewritten after loading")
+        Pattern.compile(
+                "hooks ready in \\d+ ms, (none|1) of Spark's classes rewritten after loading")
             .matcher(Files.readString(runs.log("plugin")))
             .find(),
-        "without the agent, classes Spark loaded before the plugin are rewritten (the log says so)");
+        "the classes are woven as Spark loads them (the DAG scheduler's may load first if the agent"
+            + " took longer to attach than the driver's start waits); see "
+            + runs.log("plugin"));
   }
 
   /**
-   * The shaded JAR as the driver's Java agent too: Spark's classes are woven as they load, none is
-   * rewritten after loading (which makes the JVM compile its code again), and the reducers are
-   * placed as without it.
+   * The shaded JAR as the driver's Java agent too: nothing attaches, Spark's classes are woven as
+   * they load, none is rewritten after loading (which makes the JVM compile its code again), and
+   * the reducers are placed as without it.
    */
   @Test
   void asTheDriversJavaAgentTheJarWeavesSparkAsItLoadsAndPlaces() throws Exception {

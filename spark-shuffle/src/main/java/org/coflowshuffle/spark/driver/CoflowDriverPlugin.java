@@ -59,6 +59,9 @@ public final class CoflowDriverPlugin implements DriverPlugin {
   /** Done once the placement hooks are woven, or could not be, or when there are none to weave. */
   private static volatile CompletableFuture<Void> hooks = CompletableFuture.completedFuture(null);
 
+  /** The longest the driver's start waits for the placement hooks' weaver (see {@link #init}). */
+  static final long WEAVER_WAIT_SECONDS = 3;
+
   /** The longest a shuffle's registration waits for the hooks. */
   static final long HOOKS_WAIT_SECONDS = 30;
 
@@ -168,12 +171,21 @@ public final class CoflowDriverPlugin implements DriverPlugin {
             conf.coordinator() == null
                 ? "scheme " + conf.scheme()
                 : "the standalone coordinator at " + conf.coordinator();
-        // Weaving takes most of a second (an agent attached from another JVM, three of Spark's
-        // largest classes rewritten): it runs beside the rest of Spark's start, and the first
-        // shuffle waits for it (awaitHooks), so that every shuffle is placed as before.
+        // Weaving takes about half a second (an agent attached from another JVM) and runs beside
+        // Spark's start; the first shuffle waits for it (awaitHooks), so that every shuffle is
+        // placed. Spark's start waits a little too: it creates its DAG scheduler right after the
+        // plugins, and that class is woven as it loads only if the weaver is registered by then
+        // (rewritten once loaded, it would cost the JVM a recompilation of its code).
         hooks =
             CompletableFuture.runAsync(
                 () -> weave(p, by), r -> DaemonThreads.named("coflow-hooks").newThread(r).start());
+        try {
+          hooks.get(WEAVER_WAIT_SECONDS, TimeUnit.SECONDS);
+        } catch (TimeoutException | ExecutionException e) {
+          // slower than that: weaving goes on beside Spark's start (weave reports its failures)
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
       } catch (RuntimeException e) {
         sparkPlaces(e);
       }
@@ -184,7 +196,7 @@ public final class CoflowDriverPlugin implements DriverPlugin {
   private static void weave(ReducerPlacer p, String by) {
     try {
       long start = System.nanoTime();
-      int rewritten = PreferredLocationsHook.install(p.stageHook(), p, p.rddHook());
+      int rewritten = PreferredLocationsHook.install(p.stageHook(), p.rddHook(), p.taskHook());
       placer = p;
       LOG.info(
           "coflow: reducers are placed by {} (hooks ready in {} ms, {})",

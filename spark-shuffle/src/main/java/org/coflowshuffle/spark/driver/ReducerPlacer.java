@@ -4,6 +4,7 @@
  */
 package org.coflowshuffle.spark.driver;
 
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -22,6 +23,10 @@ import org.apache.spark.MapOutputTrackerMaster;
 import org.apache.spark.Partition;
 import org.apache.spark.ShuffleDependency;
 import org.apache.spark.SparkEnv;
+import org.apache.spark.rdd.RDD;
+import org.apache.spark.scheduler.TaskLocation;
+import org.apache.spark.scheduler.TaskLocation$;
+import org.apache.spark.storage.StorageLevel;
 import org.coflowshuffle.coordinator.live.PlacementUnavailable;
 import org.coflowshuffle.coordinator.live.PlacementUnavailable.Cause;
 import org.coflowshuffle.coordinator.live.ReduceTaskRanges;
@@ -49,7 +54,7 @@ import scala.jdk.javaapi.CollectionConverters;
  * question came before the shuffle's map stage ended (a {@code coalesce} plans its partitions from
  * their locations before its parent stage runs): Spark asks again then.
  */
-final class ReducerPlacer implements BiFunction<Object, Object, Object> {
+final class ReducerPlacer {
 
   private static final Logger LOG = LoggerFactory.getLogger(ReducerPlacer.class);
 
@@ -102,11 +107,72 @@ final class ReducerPlacer implements BiFunction<Object, Object, Object> {
     }
   }
 
-  /** Where reduce partition {@code reducer} of the shuffle runs: a Scala Seq, or null. */
-  @Override
-  public Object apply(Object dependency, Object reducer) {
-    ShuffleDependency<?, ?, ?> dep = (ShuffleDependency<?, ?, ?>) dependency;
-    return location(dep, (Integer) reducer);
+  /**
+   * For {@code getPreferredLocations} of {@code ShuffledRDD} and SQL's {@code ShuffledRowRDD}:
+   * where a partition runs, a Scala {@code Seq}, or null for Spark's own answer. A partition that
+   * reads a run of reducers (adaptive execution coalesced them) prefers where each of them does, in
+   * order, as Spark's own answer does.
+   */
+  BiFunction<Object, Object, Object> rddHook() {
+    return (rdd, partition) -> {
+      ShuffleDependency<?, ?, ?> dep = StageReads.shuffleRead(rdd);
+      int[] run = dep == null ? null : StageReads.reducers(rdd, (Partition) partition);
+      return run == null ? null : locations(dep, run[0], run[1]);
+    };
+  }
+
+  /**
+   * For {@code DAGScheduler.getPreferredLocsInternal}: where a cogroup's partition runs (RDD joins,
+   * whose partitions ask nobody), a Scala {@code Seq} of {@code TaskLocation}, or null for Spark's
+   * own answer, which it also keeps for a cogroup that is cached or checkpointed (its blocks may be
+   * elsewhere).
+   */
+  BiFunction<Object, Object, Object> taskHook() {
+    return (rdd, partition) -> {
+      ShuffleDependency<?, ?, ?> dep = StageReads.cogroupShuffle(rdd);
+      RDD<?> r = (RDD<?>) rdd;
+      if (dep == null || r.getStorageLevel() != StorageLevel.NONE() || r.isCheckpointed()) {
+        return null;
+      }
+      Object where = location(dep, (Integer) partition);
+      if (where == null) {
+        return null;
+      }
+      List<TaskLocation> tasks = new ArrayList<>();
+      for (Object host : CollectionConverters.asJava((scala.collection.immutable.Seq<?>) where)) {
+        tasks.add(TaskLocation$.MODULE$.apply((String) host));
+      }
+      return CollectionConverters.asScala(tasks).toList();
+    };
+  }
+
+  /**
+   * Where a partition reading reducers {@code first} to {@code end} (exclusive) runs: each one's
+   * location in turn, Spark's for those not placed; null (Spark's own answer) when none is placed.
+   */
+  private Object locations(ShuffleDependency<?, ?, ?> dep, int first, int end) {
+    if (end - first == 1) {
+      return location(dep, first);
+    }
+    Object[] each = new Object[end - first];
+    boolean any = false;
+    for (int r = first; r < end; r++) {
+      each[r - first] = location(dep, r);
+      any |= each[r - first] != null;
+    }
+    if (!any) {
+      return null;
+    }
+    MapOutputTrackerMaster tracker = (MapOutputTrackerMaster) SparkEnv.get().mapOutputTracker();
+    List<Object> all = new ArrayList<>();
+    for (int r = first; r < end; r++) {
+      Object where =
+          each[r - first] != null
+              ? each[r - first]
+              : tracker.getPreferredLocationsForShuffle(dep, r);
+      all.addAll(CollectionConverters.asJava((scala.collection.immutable.Seq<?>) where));
+    }
+    return CollectionConverters.asScala(all).toList();
   }
 
   /**
@@ -115,15 +181,6 @@ final class ReducerPlacer implements BiFunction<Object, Object, Object> {
    */
   BiConsumer<Object, Object> stageHook() {
     return (stage, jobId) -> stageSubmitted(StageReads.submitted(stage), (Integer) jobId);
-  }
-
-  /** For {@code RDD.getPreferredLocations}: the location of a cogroup's partition, or null. */
-  BiFunction<Object, Object, Object> rddHook() {
-    return (rdd, partition) -> {
-      ShuffleDependency<?, ?, ?> dep = StageReads.cogroupShuffle(rdd);
-      // every other RDD keeps Spark's default of no preference
-      return dep == null ? null : location(dep, ((Partition) partition).index());
-    };
   }
 
   private void stageSubmitted(StageReads.Submitted stage, int jobId) {

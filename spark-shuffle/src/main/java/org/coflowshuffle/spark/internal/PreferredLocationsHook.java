@@ -9,7 +9,9 @@ import java.lang.instrument.Instrumentation;
 import java.lang.instrument.UnmodifiableClassException;
 import java.nio.charset.StandardCharsets;
 import java.security.ProtectionDomain;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
@@ -24,15 +26,17 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Makes Spark's driver ask the coordinator where reduce tasks run. Spark has no public hook for
- * this, so calls to hooks are woven into three of its methods ({@link SparkShapes#WOVEN}) in the
- * running driver JVM (a self-attached agent, so no extra JVM flag), once per JVM; each application
- * then sets or clears its placer. Started as the driver's Java agent ({@code -javaagent:} this JAR,
- * {@link #premain}), it weaves them as Spark loads them instead: rewriting a class already loaded
- * makes the JVM drop all the code it compiled until then, the first time (it kept no record of what
- * depends on what), and a driver compiles it again: seconds of CPU at start on a small machine. The
- * woven code finds the hooks in the system properties and catches nothing: each hook is put there
- * guarded, so that anything it throws leaves Spark's own behaviour, except a {@link
- * VirtualMachineError} (out of memory, stack overflow): the JVM is failing, and Spark must see it.
+ * this, so calls to hooks are woven into four of its methods ({@link SparkShapes#WOVEN}) in the
+ * driver JVM (a self-attached agent, so no extra JVM flag), once per JVM; each application then
+ * sets or clears its placer. The methods are in classes Spark loads after the plugin starts, which
+ * are woven as they load if the weaver is registered by then; a class loaded before is rewritten in
+ * place, and the first class rewritten in a running JVM makes it drop all the code it compiled
+ * until then (it kept no record of what depends on what): the driver compiles it again, seconds of
+ * CPU at start on a small machine. Started as the driver's Java agent ({@code -javaagent:} this
+ * JAR, {@link #premain}), the weaver is registered before anything loads. The woven code finds the
+ * hooks in the system properties and catches nothing: each hook is put there guarded, so that
+ * anything it throws leaves Spark's own behaviour, except a {@link VirtualMachineError} (out of
+ * memory, stack overflow): the JVM is failing, and Spark must see it.
  */
 public final class PreferredLocationsHook {
 
@@ -63,9 +67,10 @@ public final class PreferredLocationsHook {
    * Weaves the advice if not yet done and makes the placer's three functions answer.
    *
    * @param stage a stage is being submitted for a job: {@code (Stage, Integer jobId)}
-   * @param shuffle one reducer's location: {@code (ShuffleDependency, Integer reducer)} to a Scala
-   *     {@code Seq} of locations, or null for Spark's own answer
-   * @param rdd a partition's location: {@code (RDD, Partition)} to a {@code Seq}, or null
+   * @param rdd where a partition of an RDD that reads a shuffle runs: {@code (RDD, Partition)} to a
+   *     Scala {@code Seq} of locations, or null for Spark's own answer
+   * @param task where the DAG scheduler runs a partition of an RDD of a stage's lineage: {@code
+   *     (RDD, Integer partition)} to a {@code Seq} of {@code TaskLocation}, or null
    * @return how many of Spark's classes were rewritten after they had loaded: 0 where they were
    *     woven as they loaded, or at an earlier install
    * @throws IllegalStateException when this Spark lacks a method a hook goes into ({@link
@@ -74,8 +79,8 @@ public final class PreferredLocationsHook {
    */
   public static synchronized int install(
       BiConsumer<Object, Object> stage,
-      BiFunction<Object, Object, Object> shuffle,
-      BiFunction<Object, Object, Object> rdd) {
+      BiFunction<Object, Object, Object> rdd,
+      BiFunction<Object, Object, Object> task) {
     int rewritten;
     if (!woven) {
       String mismatch =
@@ -96,13 +101,13 @@ public final class PreferredLocationsHook {
     }
     Properties p = System.getProperties();
     p.put(SparkShapes.STAGE_KEY, guarded(stage));
-    p.put(SparkShapes.SHUFFLE_KEY, guarded(shuffle, returned(SparkShapes.SHUFFLE_KEY)));
     p.put(SparkShapes.RDD_KEY, guarded(rdd, returned(SparkShapes.RDD_KEY)));
+    p.put(SparkShapes.TASK_KEY, guarded(task, returned(SparkShapes.TASK_KEY)));
     return rewritten;
   }
 
   /**
-   * Puts the hooks into the three classes through {@code weaver}, registered: loading a class not
+   * Puts the hooks into Spark's classes through {@code weaver}, registered: loading a class not
    * loaded yet weaves it, and only those loaded before are rewritten. Returns how many were.
    */
   private static int weave(Weaver weaver) {
@@ -201,17 +206,17 @@ public final class PreferredLocationsHook {
   }
 
   /**
-   * Puts the hooks into the three Spark classes and nothing else: a transformer that compares one
-   * name per class, not every class loaded before and after (tens of thousands in a driver, Spark
-   * SQL's generated code included). It stays registered, so that a later retransformation by
-   * another agent keeps the hooks, and it rewrites the bytes it is given, so that it keeps theirs.
+   * Puts the hooks into Spark's classes and nothing else: a transformer that compares one name per
+   * class, not every class loaded before and after (tens of thousands in a driver, Spark SQL's
+   * generated code included). It stays registered, so that a later retransformation by another
+   * agent keeps the hooks, and it rewrites the bytes it is given, so that it keeps theirs.
    */
   private static final class Weaver implements ClassFileTransformer {
 
     /** What goes where, by the JVM's internal name of the class. */
-    private final Map<String, SparkShapes.Woven> byName =
+    private final Map<String, List<SparkShapes.Woven>> byName =
         SparkShapes.WOVEN.stream()
-            .collect(Collectors.toMap(w -> w.className().replace('.', '/'), w -> w));
+            .collect(Collectors.groupingBy(w -> w.className().replace('.', '/')));
 
     /** The internal names of the classes woven so far. */
     private final Set<String> woven = ConcurrentHashMap.newKeySet();
@@ -231,12 +236,13 @@ public final class PreferredLocationsHook {
           .toArray(Class<?>[]::new);
     }
 
+    /** The classes to weave, loaded (and so woven, if not loaded before) by {@code loader}. */
     Class<?>[] targets(ClassLoader loader) throws ClassNotFoundException {
-      Class<?>[] types = new Class<?>[SparkShapes.WOVEN.size()];
-      for (int i = 0; i < types.length; i++) {
-        types[i] = Class.forName(SparkShapes.WOVEN.get(i).className(), false, loader);
+      List<Class<?>> types = new ArrayList<>();
+      for (String name : byName.keySet()) {
+        types.add(Class.forName(name.replace('/', '.'), false, loader));
       }
-      return types;
+      return types.toArray(Class<?>[]::new);
     }
 
     @Override
@@ -246,16 +252,20 @@ public final class PreferredLocationsHook {
         Class<?> redefined,
         ProtectionDomain domain,
         byte[] bytes) {
-      SparkShapes.Woven method = internalName == null ? null : byName.get(internalName);
-      if (method == null) {
+      List<SparkShapes.Woven> methods = internalName == null ? null : byName.get(internalName);
+      if (methods == null) {
         return null;
       }
-      if (holds(bytes, method.key())) { // woven by the plugin's other copy, the driver's agent
-        woven.add(internalName); // (a class loader that looks in the application's JARs first)
+      if (holds(bytes, methods.get(0).key())) { // woven by the plugin's other copy, the driver's
+        woven.add(
+            internalName); // agent (a class loader that looks in the application's JARs first)
         return null;
       }
       try {
-        byte[] rewoven = EntryHookWeaver.weave(bytes, method);
+        byte[] rewoven = bytes;
+        for (SparkShapes.Woven method : methods) {
+          rewoven = EntryHookWeaver.weave(rewoven, method);
+        }
         woven.add(internalName);
         return rewoven;
       } catch (RuntimeException | LinkageError e) {
@@ -284,7 +294,7 @@ public final class PreferredLocationsHook {
   public static synchronized void uninstall() {
     Properties p = System.getProperties();
     p.remove(SparkShapes.STAGE_KEY);
-    p.remove(SparkShapes.SHUFFLE_KEY);
     p.remove(SparkShapes.RDD_KEY);
+    p.remove(SparkShapes.TASK_KEY);
   }
 }

@@ -25,12 +25,16 @@ final class SparkShapes {
   static final String STAGE_KEY = "org.coflowshuffle.spark.stage";
 
   /**
-   * {@code BiFunction<ShuffleDependency, Integer reducer, Seq or null>}: one reducer's location.
+   * {@code BiFunction<RDD, Partition, Seq or null>}: where a partition of an RDD that reads a
+   * shuffle runs ({@code ShuffledRDD}, SQL's {@code ShuffledRowRDD}).
    */
-  static final String SHUFFLE_KEY = "org.coflowshuffle.spark.placer";
-
-  /** {@code BiFunction<RDD, Partition, Seq or null>}: a partition's location. */
   static final String RDD_KEY = "org.coflowshuffle.spark.rdd";
+
+  /**
+   * {@code BiFunction<RDD, Integer partition, Seq of TaskLocation or null>}: where the DAG
+   * scheduler runs a partition, asked of each RDD of its lineage in turn.
+   */
+  static final String TASK_KEY = "org.coflowshuffle.spark.task";
 
   /**
    * A method a hook goes into ({@link EntryHookWeaver}): its class, name, parameter types and
@@ -71,11 +75,15 @@ final class SparkShapes {
   }
 
   /**
-   * Where the hooks go. {@code DAGScheduler.submitMissingTasks}: a stage is about to get its tasks,
-   * the moment its coflow (every shuffle it reads) is complete and is placed. {@code
-   * MapOutputTrackerMaster.getPreferredLocationsForShuffle}: one reducer of a shuffle, asked by
-   * {@code ShuffledRDD} and SQL's {@code ShuffledRowRDD}. {@code RDD.getPreferredLocations}, for
-   * RDDs that do not override it: {@code CoGroupedRDD} (RDD joins), which asks nobody.
+   * Where the hooks go: only into classes Spark loads after the plugin starts, so that they are
+   * woven as they load, not rewritten once loaded (which makes the JVM compile its code again).
+   * {@code DAGScheduler.submitMissingTasks}: a stage is about to get its tasks, the moment its
+   * coflow (every shuffle it reads) is complete and is placed. {@code getPreferredLocations} of
+   * {@code ShuffledRDD} and SQL's {@code ShuffledRowRDD}: one partition of an RDD that reads a
+   * shuffle (the questions they would put to {@code MapOutputTrackerMaster}, which Spark loads
+   * before any plugin). {@code DAGScheduler.getPreferredLocsInternal}: for {@code CoGroupedRDD}
+   * (RDD joins) and {@code SubtractedRDD}, which inherit {@code RDD}'s answer of no preference and
+   * ask nobody.
    */
   static final List<Woven> WOVEN =
       List.of(
@@ -87,14 +95,21 @@ final class SparkShapes {
               STAGE_KEY,
               false),
           new Woven(
-              "org.apache.spark.MapOutputTrackerMaster",
-              "getPreferredLocationsForShuffle",
-              List.of("org.apache.spark.ShuffleDependency", "int"),
+              "org.apache.spark.scheduler.DAGScheduler",
+              "getPreferredLocsInternal",
+              List.of("org.apache.spark.rdd.RDD", "int", "scala.collection.mutable.HashSet"),
               "scala.collection.immutable.Seq",
-              SHUFFLE_KEY,
+              TASK_KEY,
               false),
           new Woven(
-              "org.apache.spark.rdd.RDD",
+              "org.apache.spark.rdd.ShuffledRDD",
+              "getPreferredLocations",
+              List.of("org.apache.spark.Partition"),
+              "scala.collection.immutable.Seq",
+              RDD_KEY,
+              true),
+          new Woven(
+              "org.apache.spark.sql.execution.ShuffledRowRDD",
               "getPreferredLocations",
               List.of("org.apache.spark.Partition"),
               "scala.collection.immutable.Seq",

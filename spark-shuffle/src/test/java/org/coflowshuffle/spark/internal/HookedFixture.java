@@ -21,12 +21,12 @@ public class HookedFixture {
     submitted.add(stage + " " + job);
   }
 
-  /** As {@code MapOutputTrackerMaster.getPreferredLocationsForShuffle(dependency, int)}. */
+  /** As {@code DAGScheduler.getPreferredLocsInternal(rdd, int, visited)}. */
   public List<String> where(String dependency, int reducer) {
     return List.of("own " + dependency + " " + reducer);
   }
 
-  /** As {@code RDD.getPreferredLocations(Partition)}. */
+  /** As {@code ShuffledRDD.getPreferredLocations(Partition)}. */
   public List<String> preferred(String partition) {
     return List.of("own " + partition);
   }
