@@ -58,9 +58,7 @@ public final class PreferredLocationsHook {
    * application installs them, and answers as Spark does until then.
    */
   public static void premain(String args, Instrumentation inst) {
-    Weaver weaver = new Weaver(inst);
-    inst.addTransformer(weaver, true);
-    atStart = weaver;
+    atStart = Weaver.registered(inst);
   }
 
   /**
@@ -81,7 +79,7 @@ public final class PreferredLocationsHook {
       BiConsumer<Object, Object> stage,
       BiFunction<Object, Object, Object> rdd,
       BiFunction<Object, Object, Object> task) {
-    int rewritten;
+    int rewritten = 0;
     if (!woven) {
       String mismatch =
           SparkShapes.mismatch(SparkShapes.WOVEN, PreferredLocationsHook.class.getClassLoader());
@@ -92,12 +90,10 @@ public final class PreferredLocationsHook {
                 + ") is not the one the plugin is built for: "
                 + mismatch);
       }
-      Weaver weaver = atStart != null ? atStart : attached();
+      Weaver weaver = atStart != null ? atStart : Weaver.registered(attach());
       atStart = null; // one that fails is removed: a later install attaches afresh
       rewritten = weave(weaver);
       woven = true;
-    } else {
-      rewritten = 0;
     }
     Properties p = System.getProperties();
     p.put(SparkShapes.STAGE_KEY, guarded(stage));
@@ -127,13 +123,6 @@ public final class PreferredLocationsHook {
           "cannot weave Spark's placement: " + weaver.failure, weaver.failure);
     }
     return loaded.length;
-  }
-
-  /** A weaver registered with the instrumentation of an agent attached now ({@link #attach}). */
-  private static Weaver attached() {
-    Weaver weaver = new Weaver(attach());
-    weaver.inst.addTransformer(weaver, true);
-    return weaver;
   }
 
   /**
@@ -225,8 +214,15 @@ public final class PreferredLocationsHook {
 
     private volatile Throwable failure;
 
-    Weaver(Instrumentation inst) {
+    private Weaver(Instrumentation inst) {
       this.inst = inst;
+    }
+
+    /** A weaver registered with {@code inst}: from now on, it weaves each class as it loads. */
+    static Weaver registered(Instrumentation inst) {
+      Weaver weaver = new Weaver(inst);
+      inst.addTransformer(weaver, true);
+      return weaver;
     }
 
     /** Those of {@code types} not woven yet: loaded before the weaver was registered. */
