@@ -18,6 +18,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.coflowshuffle.cli.spark.SparkDistribution;
 import org.coflowshuffle.cli.spark.SparkSubmit;
 import org.coflowshuffle.cli.spark.TerasortCommand;
@@ -242,14 +244,30 @@ final class DifferentialRuns {
    * Bytes the executors of an application fetched through the paced transport: per executor log,
    * the largest running total it printed (after each task and at shutdown).
    */
+  /** The executors' line: bytes fetched paced, and how many of them ahead of their tasks. */
+  private static final Pattern PACED =
+      Pattern.compile(
+          "coflow: (\\d+) bytes of shuffle blocks fetched paced, (\\d+) of them before their"
+              + " tasks asked$");
+
   long pacedBytes(String appId) throws IOException {
+    return executorTotal(appId, 1);
+  }
+
+  /** Of {@link #pacedBytes}, those fetched before their reduce tasks asked for them. */
+  long earlyBytes(JsonNode run) throws IOException {
+    return executorTotal(run.get("applicationId").asText(), 2);
+  }
+
+  /** Summed over the executors, the last figure each logged in group {@code column} of PACED. */
+  private long executorTotal(String appId, int column) throws IOException {
     long sum = 0;
     for (List<String> log : executorLogs(appId)) {
       long most = 0;
       for (String line : log) {
-        int at = line.indexOf("coflow: ");
-        if (at >= 0 && line.endsWith(" bytes of shuffle blocks fetched paced")) {
-          most = Math.max(most, Long.parseLong(line.substring(at + 8, line.indexOf(' ', at + 8))));
+        Matcher m = PACED.matcher(line);
+        if (m.find()) {
+          most = Math.max(most, Long.parseLong(m.group(column)));
         }
       }
       sum += most;

@@ -64,6 +64,10 @@ class SparkPluginIT {
     runs.assertSameResults(run, "plugin");
     assertTrue(
         runs.pacedBytes(run) > 1_000_000, "remote shuffle blocks went through the paced fetch");
+    assertTrue(
+        runs.earlyBytes(run) > 0,
+        "reducers read by tasks of one partition were fetched as they were placed, before their"
+            + " tasks asked");
     assertPlaced(run, allQueries());
     JsonNode p = run.get("placement");
     assertTrue(

@@ -90,6 +90,19 @@ public record CoflowSparkConf(
           SINCE,
           "Fetch remote shuffle blocks through the paced transport at the coordinator's rates"
               + " (read by each executor at start).");
+  public static final ConfigKey<Long> PREFETCH_SIZE =
+      ConfigKey.of(
+          "spark.coflow.prefetch.maxSize",
+          "size",
+          "48m",
+          SINCE,
+          "Bytes an executor may hold of shuffle blocks it fetched, paced, for reduce tasks the"
+              + " coordinator placed on it before those tasks started (a task may wait for a core,"
+              + " its map output locations and broadcasts first); a reducer whose remote blocks"
+              + " would take it past this is fetched by its task as usual. Only for executors that"
+              + " are alone on their machine, reduce tasks of one partition each and the paced"
+              + " transport; `0` turns it off.",
+          s -> s.trim().equals("0") ? 0L : ConfigKey.bytes(s));
   public static final ConfigKey<Integer> SHUFFLE_SERVICE_PORT =
       ConfigKey.integer(
           "spark.coflow.shuffleService.port",
@@ -145,6 +158,7 @@ public record CoflowSparkConf(
           WORK_CONSERVING,
           HOST_BANDWIDTH,
           PACED_FETCH,
+          PREFETCH_SIZE,
           SHUFFLE_SERVICE_PORT,
           COORDINATOR,
           COORDINATOR_PRINCIPAL,
@@ -208,6 +222,11 @@ public record CoflowSparkConf(
   /** {@code spark.coflow.fetch.paced} alone, as executors read it. */
   public static boolean pacedFetch(SparkConf conf) {
     return alone(PACED_FETCH, conf);
+  }
+
+  /** {@code spark.coflow.prefetch.maxSize} alone, as executors read it. */
+  public static long prefetchSize(SparkConf conf) {
+    return alone(PREFETCH_SIZE, conf);
   }
 
   /** {@code spark.coflow.links.measured} alone, as executors read it. */

@@ -29,6 +29,13 @@ public final class Messages {
   /** An executor's paced block server listens at {@code host:port}. Reply: {@code true}. */
   public record PacedEndpoint(String executorId, String host, int port) implements Serializable {}
 
+  /**
+   * Where the driver sends an executor the reducers placed on it, to fetch before their tasks
+   * start: {@code int[] {shuffleId, reducer}} to {@code orders}. Reply: {@code true}.
+   */
+  public record PrefetchEndpoint(String executorId, org.apache.spark.rpc.RpcEndpointRef orders)
+      implements Serializable {}
+
   /** Where is the paced block server of an executor? Reply: {@code "host:port"}, or "" for none. */
   public record WhereIsPaced(String executorId) implements Serializable {}
 
@@ -48,10 +55,11 @@ public final class Messages {
       implements Serializable {}
 
   /**
-   * An executor's running total of shuffle bytes fetched through the paced transport. Sent after a
-   * task when it changed, no reply.
+   * An executor's running total of shuffle bytes fetched through the paced transport, and of those
+   * fetched before their reduce tasks started ({@code early}). Sent after a task when it changed,
+   * no reply.
    */
-  public record PacedTotal(String executorId, long bytes) implements Serializable {}
+  public record PacedTotal(String executorId, long bytes, long early) implements Serializable {}
 
   /**
    * The speed of the network interface an executor's address ({@code host}) is on, bytes per

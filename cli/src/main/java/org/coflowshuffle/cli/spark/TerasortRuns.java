@@ -33,6 +33,10 @@ final class TerasortRuns {
   private static final Pattern PACED =
       Pattern.compile("coflow: (\\d+) bytes of shuffle blocks fetched paced by \\d+ executor");
 
+  /** The same line's bytes fetched ahead of their reduce tasks. */
+  private static final Pattern EARLY =
+      Pattern.compile("fetched paced by \\d+ executor\\(s\\), (\\d+) of them ahead");
+
   /** The line the driver plugin logs every 10 s and at its end on each machine's link. */
   private static final Pattern LINKS =
       Pattern.compile("coflow: link estimates \\(MB/s in/out[^)]*\\): (.*)$");
@@ -144,6 +148,7 @@ final class TerasortRuns {
     if (v.plugin()) {
       List<String> lines = Files.readAllLines(log);
       r.put("pacedBytes", pacedBytes(lines));
+      r.put("earlyBytes", earlyBytes(lines));
       r.put("peakLinkUse", peakLinkUse(lines));
       ObjectNode left = r.putObject("hostBandwidth");
       ObjectNode links = r.putObject("linkBandwidth");
@@ -164,6 +169,17 @@ final class TerasortRuns {
   static long pacedBytes(List<String> driverLog) {
     for (String line : driverLog) {
       Matcher m = PACED.matcher(line);
+      if (m.find()) {
+        return Long.parseLong(m.group(1));
+      }
+    }
+    return 0;
+  }
+
+  /** Of {@link #pacedBytes}, those fetched before their reduce tasks started; 0 without. */
+  static long earlyBytes(List<String> driverLog) {
+    for (String line : driverLog) {
+      Matcher m = EARLY.matcher(line);
       if (m.find()) {
         return Long.parseLong(m.group(1));
       }

@@ -408,6 +408,7 @@ public final class TerasortYarnCommand implements Command {
       n.put("valid", r.get("valid").asBoolean());
       if (r.has("pacedBytes")) {
         n.put("pacedBytes", r.get("pacedBytes").asLong());
+        n.put("earlyBytes", r.path("earlyBytes").asLong(0));
         n.put("peakLinkUse", r.get("peakLinkUse").asDouble());
         n.set("hostBandwidth", r.get("hostBandwidth"));
         n.set("linkBandwidth", r.get("linkBandwidth"));
@@ -487,8 +488,10 @@ public final class TerasortYarnCommand implements Command {
           n.has("pacedBytes")
               ? String.format(
                   Locale.ROOT,
-                  ", fetched paced %.1f MB, planned rates at most %.1f%% of a link",
+                  ", fetched paced %.1f MB (%.1f MB ahead of their tasks), planned rates at"
+                      + " most %.1f%% of a link",
                   n.get("pacedBytes").asLong() / 1e6,
+                  n.get("earlyBytes").asLong() / 1e6,
                   100 * n.get("peakLinkUse").asDouble())
               : "");
       if (n.has("modelCct")) {

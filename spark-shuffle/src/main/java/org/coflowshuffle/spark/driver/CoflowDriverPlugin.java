@@ -68,7 +68,9 @@ public final class CoflowDriverPlugin implements DriverPlugin {
   private static volatile ShuffleProgressListener progress;
   private static volatile CoflowDriverPlugin instance;
   private final Map<String, Messages.PacedEndpoint> endpoints = new ConcurrentHashMap<>();
+  private final PrefetchOrders orders = new PrefetchOrders();
   private final Map<String, Long> pacedTotals = new ConcurrentHashMap<>();
+  private final Map<String, Long> earlyTotals = new ConcurrentHashMap<>();
   private volatile DriverMetrics metrics;
 
   /** Each coflow's per-machine traffic, sampled every {@link #TRAFFIC_SECONDS}. */
@@ -116,7 +118,10 @@ public final class CoflowDriverPlugin implements DriverPlugin {
               sampleTraffic(coordinator); // up to the stage's end
               return traffic.claim(shuffles);
             },
-            endpoints::remove,
+            executor -> {
+              endpoints.remove(executor);
+              orders.removed(executor);
+            },
             sc.master().startsWith("local-cluster"));
     sc.addSparkListener(progress);
     try {
@@ -166,7 +171,8 @@ public final class CoflowDriverPlugin implements DriverPlugin {
                     m.decided(nanos);
                   }
                 },
-                progress.machines);
+                progress.machines,
+                orders);
         String by =
             conf.coordinator() == null
                 ? "scheme " + conf.scheme()
@@ -370,6 +376,7 @@ public final class CoflowDriverPlugin implements DriverPlugin {
     }
     if (message instanceof Messages.PacedTotal t) {
       pacedTotals.merge(t.executorId(), t.bytes(), Math::max);
+      earlyTotals.merge(t.executorId(), t.early(), Math::max);
       return null; // sent one-way
     }
     if (message instanceof Messages.NicSpeed n) {
@@ -399,6 +406,10 @@ public final class CoflowDriverPlugin implements DriverPlugin {
     }
     if (message instanceof Messages.PacedEndpoint e) {
       endpoints.put(e.executorId(), e);
+      return Boolean.TRUE;
+    }
+    if (message instanceof Messages.PrefetchEndpoint e) {
+      orders.register(e.executorId(), e.orders());
       return Boolean.TRUE;
     }
     if (message instanceof Messages.WhereIsPaced w) {
@@ -442,9 +453,11 @@ public final class CoflowDriverPlugin implements DriverPlugin {
   public void shutdown() {
     statusLog.shutdownNow();
     LOG.info(
-        "coflow: {} bytes of shuffle blocks fetched paced by {} executor(s)",
+        "coflow: {} bytes of shuffle blocks fetched paced by {} executor(s), {} of them ahead of"
+            + " their reduce tasks",
         pacedBytes(),
-        pacedTotals.size());
+        pacedTotals.size(),
+        earlyTotals.values().stream().mapToLong(Long::longValue).sum());
     ShuffleCoordinator c = current;
     String linkUse = c == null ? "" : c.linkUse();
     if (!linkUse.isEmpty()) {
@@ -514,7 +527,8 @@ public final class CoflowDriverPlugin implements DriverPlugin {
         "coordinatorShuffles", c.shufflesHeld(),
         "placerShuffles", p == null ? 0 : p.tracked(),
         "listenerStages", l == null ? 0 : l.tracked(),
-        "pacedEndpoints", self == null ? 0 : self.endpoints.size());
+        "pacedEndpoints", self == null ? 0 : self.endpoints.size(),
+        "prefetchEndpoints", self == null ? 0 : self.orders.size());
   }
 
   /**

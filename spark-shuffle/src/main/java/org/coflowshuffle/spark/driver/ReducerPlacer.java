@@ -66,6 +66,7 @@ final class ReducerPlacer {
   private final Consumer<String> keptSpark;
   private final LongConsumer decided;
   private final MachineExecutors machines;
+  private final PrefetchOrders orders;
 
   /** The shuffles (each set a stage reads) whose fallback was logged already. */
   private final Set<List<Integer>> logged = ConcurrentHashMap.newKeySet();
@@ -86,15 +87,18 @@ final class ReducerPlacer {
    * @param keptSpark told once for each shuffle (or set of them) that keeps Spark's placement, with
    *     the cause ({@link #cause})
    * @param decided told how long the coordinator took to make each placement, nanoseconds
+   * @param orders told each placement of a stage, to have its reducers fetched before their tasks
    */
   ReducerPlacer(
       ShuffleCoordinator coordinator,
       IntToDoubleFunction jobWeight,
       Consumer<String> keptSpark,
       LongConsumer decided,
-      MachineExecutors machines) {
+      MachineExecutors machines,
+      PrefetchOrders orders) {
     this.coordinator = coordinator;
     this.machines = machines;
+    this.orders = orders;
     this.jobWeight = jobWeight;
     this.keptSpark = keptSpark;
     this.decided = decided;
@@ -210,6 +214,7 @@ final class ReducerPlacer {
       ShufflePlacement p =
           coordinator.placeTogether(ids, maps, tasks, jobWeight.applyAsDouble(jobId));
       remember(p, System.nanoTime() - start);
+      orders.placed(p, machines);
     } catch (PlacementUnavailable | RuntimeException e) {
       sayOnce(Arrays.stream(ids).boxed().toList(), e);
     }

@@ -82,6 +82,17 @@ public final class DriverLink {
     }
   }
 
+  /** Tells the driver where to send the reducers to fetch early; false when it did not take it. */
+  static boolean register(Messages.PrefetchEndpoint endpoint) {
+    PluginContext ctx = context;
+    try {
+      return ctx != null && Boolean.TRUE.equals(ctx.ask(endpoint));
+    } catch (Exception e) {
+      warnOnce("prefetch", "coflow: no fetching ahead of reduce tasks: " + e);
+      return false;
+    }
+  }
+
   /** The paced block server of an executor, if it has one (asked once per executor). */
   static Optional<Messages.PacedEndpoint> endpoint(String executorId) {
     PluginContext ctx = context;

@@ -47,6 +47,7 @@ public final class PacedFetchInstaller implements AutoCloseable {
 
   private final PacedBlockServer server;
   private final PacedShuffleClient client;
+  private final Prefetcher prefetcher;
   private final String executorId;
 
   /** Reads the interface's counters for the coordinator while links are measured; else null. */
@@ -55,11 +56,13 @@ public final class PacedFetchInstaller implements AutoCloseable {
   private PacedFetchInstaller(
       PacedBlockServer server,
       PacedShuffleClient client,
+      Prefetcher prefetcher,
       String executorId,
       ScheduledExecutorService counting) {
     this.executorId = executorId;
     this.server = server;
     this.client = client;
+    this.prefetcher = prefetcher;
     this.counting = counting;
   }
 
@@ -126,13 +129,15 @@ public final class PacedFetchInstaller implements AutoCloseable {
       DriverLink.nicSpeed(
           new Messages.NicSpeed(ctx.executorID(), address, nic == null ? 0 : nic.speed()));
       BlockStoreClient spark = BlockClientSwap.current(bm);
+      long early = CoflowSparkConf.prefetchSize(ctx.conf());
       PacedShuffleClient client;
       if (external) {
         client =
             new PacedShuffleClient(
                 spark,
                 PacedShuffleClient.nodeService(ctx.conf().getAppId(), servicePort),
-                connections);
+                connections,
+                early);
         LOG.info(
             "coflow: shuffle blocks fetched paced from each node's service on port {}",
             servicePort);
@@ -141,7 +146,8 @@ public final class PacedFetchInstaller implements AutoCloseable {
         // no address of its own, so the plugin context cannot tell).
         String host = bm.blockManagerId().host();
         int port = server.start(host, 0);
-        client = new PacedShuffleClient(spark, PacedShuffleClient.executorServers(), connections);
+        client =
+            new PacedShuffleClient(spark, PacedShuffleClient.executorServers(), connections, early);
         if (!DriverLink.register(new Messages.PacedEndpoint(ctx.executorID(), host, port))) {
           LOG.warn(
               "coflow: this executor's blocks are fetched unpaced: the driver did not register it");
@@ -154,9 +160,10 @@ public final class PacedFetchInstaller implements AutoCloseable {
       }
       BlockClientSwap.replace(bm, client);
       installed = client;
+      Prefetcher prefetcher = early > 0 ? prefetcher(ctx.executorID(), client) : null;
       ScheduledExecutorService counting =
           CoflowSparkConf.measureLinks(ctx.conf()) ? countEverySecond(ctx.executorID(), nic) : null;
-      return new PacedFetchInstaller(server, client, ctx.executorID(), counting);
+      return new PacedFetchInstaller(server, client, prefetcher, ctx.executorID(), counting);
     } catch (Exception | LinkageError e) {
       if (server != null) {
         server.close();
@@ -165,6 +172,22 @@ public final class PacedFetchInstaller implements AutoCloseable {
       LOG.warn("coflow: shuffle fetches are not paced: {}", e.toString());
       return null;
     }
+  }
+
+  /**
+   * Takes the driver's orders to fetch ahead of reduce tasks; null, with one line, if it cannot.
+   */
+  private static Prefetcher prefetcher(String executorId, PacedShuffleClient client) {
+    try {
+      Prefetcher p = Prefetcher.start(client);
+      if (DriverLink.register(new Messages.PrefetchEndpoint(executorId, p.register()))) {
+        return p;
+      }
+      p.shutdown();
+    } catch (RuntimeException | LinkageError e) {
+      LOG.warn("coflow: no fetching ahead of reduce tasks: {}", e.toString());
+    }
+    return null;
   }
 
   /**
@@ -220,8 +243,12 @@ public final class PacedFetchInstaller implements AutoCloseable {
     long total = PacedShuffleClient.pacedBytes.get();
     if (total != logged) {
       logged = total;
-      LOG.info("coflow: {} bytes of shuffle blocks fetched paced", total);
-      DriverLink.pacedTotal(new Messages.PacedTotal(executorId, total));
+      long early = client.prefetchedBytes();
+      LOG.info(
+          "coflow: {} bytes of shuffle blocks fetched paced, {} of them before their tasks asked",
+          total,
+          early);
+      DriverLink.pacedTotal(new Messages.PacedTotal(executorId, total, early));
     }
   }
 
@@ -249,6 +276,9 @@ public final class PacedFetchInstaller implements AutoCloseable {
       counting.shutdownNow();
     }
     installed = null;
+    if (prefetcher != null) {
+      prefetcher.shutdown();
+    }
     logPacedBytes();
     client.stop();
     if (server != null) {

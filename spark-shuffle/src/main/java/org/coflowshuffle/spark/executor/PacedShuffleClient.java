@@ -75,6 +75,7 @@ final class PacedShuffleClient extends BlockStoreClient {
       Executors.newCachedThreadPool(DaemonThreads.named("coflow-fetch-start"));
   private final Set<Flow> active = ConcurrentHashMap.newKeySet();
   private final AtomicLong flowIds = new AtomicLong();
+  private final PrefetchedBlocks early;
 
   /** Bytes fetched through the paced transport, for logs and tests. */
   static final AtomicLong pacedBytes = new AtomicLong();
@@ -239,26 +240,65 @@ final class PacedShuffleClient extends BlockStoreClient {
         Optional.of(new Target(host, pacedPort, BlockSource.qualified(appId, execId, "")));
   }
 
-  /** {@code connections}: how it reaches paced servers, which it closes when it stops. */
-  PacedShuffleClient(BlockStoreClient spark, Route route, PacedFetchClient.Factory connections) {
-    this(spark, route, connections, TimeUnit.SECONDS.toNanos(STALL_LIMIT_SECONDS));
+  /**
+   * @param connections how it reaches paced servers, which it closes when it stops
+   * @param earlyBytes how many bytes fetched ahead of their tasks it may hold ({@link #prefetch})
+   */
+  PacedShuffleClient(
+      BlockStoreClient spark, Route route, PacedFetchClient.Factory connections, long earlyBytes) {
+    this(spark, route, connections, earlyBytes, TimeUnit.SECONDS.toNanos(STALL_LIMIT_SECONDS));
   }
 
   PacedShuffleClient(
       BlockStoreClient spark,
       Route route,
       PacedFetchClient.Factory connections,
+      long earlyBytes,
       long stallLimitNanos) {
     this.spark = spark;
     this.route = route;
     this.connections = connections;
     this.stallLimitNanos = stallLimitNanos;
+    this.early =
+        new PrefetchedBlocks(
+            earlyBytes,
+            starter,
+            (h, p, e, id, to) -> spark.fetchBlocks(h, p, e, new String[] {id}, to, null));
     refresher.scheduleWithFixedDelay(
         this::refreshAll, REFRESH_MS, REFRESH_MS, TimeUnit.MILLISECONDS);
   }
 
   @Override
   public void fetchBlocks(
+      String host,
+      int port,
+      String execId,
+      String[] blockIds,
+      BlockFetchingListener listener,
+      DownloadFileManager downloadFileManager) {
+    String[] rest = early.claim(blockIds, listener);
+    if (rest.length > 0) {
+      fetchPaced(host, port, execId, rest, listener, downloadFileManager);
+    }
+  }
+
+  /**
+   * Fetches a reducer's blocks from {@code sources} ahead of its task, into what the task will
+   * {@linkplain PrefetchedBlocks#claim claim}; false when they are not fetched early (see {@link
+   * PrefetchedBlocks#expect}).
+   */
+  boolean prefetch(int shuffleId, int reducer, List<PrefetchedBlocks.Source> sources) {
+    if (!early.expect(shuffleId, reducer, sources)) {
+      return false;
+    }
+    for (PrefetchedBlocks.Source s : sources) {
+      fetchPaced(
+          s.host(), s.port(), s.execId(), s.blockIds(), early.listener(shuffleId, reducer), null);
+    }
+    return true;
+  }
+
+  private void fetchPaced(
       String host,
       int port,
       String execId,
@@ -505,6 +545,12 @@ final class PacedShuffleClient extends BlockStoreClient {
   /** Spark dropped the shuffle: its fetches are over, and so is what was noted of it. */
   void forget(int shuffleId) {
     unpaced.remove(shuffleId);
+    early.forget(shuffleId);
+  }
+
+  /** Bytes of shuffle blocks fetched ahead of their tasks since the executor started. */
+  long prefetchedBytes() {
+    return early.prefetched();
   }
 
   /**
@@ -515,6 +561,7 @@ final class PacedShuffleClient extends BlockStoreClient {
     return Map.of(
         "unpacedShuffles", unpaced.size(),
         "activeFlows", active.size(),
+        "prefetchedReducers", early.reducers(),
         "pacedConnections", connections.openConnections());
   }
 

@@ -56,6 +56,13 @@ class PacedShuffleClientTest {
 
   private PacedBlockServer server;
 
+  /** Bytes a client may hold of blocks fetched ahead of their tasks. */
+  private static final long EARLY = 1 << 20;
+
+  /** How often the paced server served the block it has. */
+  private final java.util.concurrent.atomic.AtomicInteger served =
+      new java.util.concurrent.atomic.AtomicInteger();
+
   private static PacedFetchClient.Factory connections() {
     return new PacedFetchClient.Factory(TRANSPORT, "app-7", null);
   }
@@ -96,6 +103,7 @@ class PacedShuffleClientTest {
     BlockSource source =
         id -> {
           if (id.equals("shuffle_0_0_0")) {
+            served.incrementAndGet();
             return new BlockSource.Segment(file, 0, content.length);
           }
           throw new IOException("gone");
@@ -119,7 +127,8 @@ class PacedShuffleClientTest {
               return Boolean.TRUE;
             });
     DriverLink.connect(driver);
-    client = new PacedShuffleClient(spark, PacedShuffleClient.executorServers(), connections());
+    client =
+        new PacedShuffleClient(spark, PacedShuffleClient.executorServers(), connections(), EARLY);
   }
 
   @AfterEach
@@ -187,7 +196,8 @@ class PacedShuffleClientTest {
             null);
     int port = service.start("127.0.0.1", 0);
     PacedShuffleClient viaService =
-        new PacedShuffleClient(spark, PacedShuffleClient.nodeService("app-7", port), connections());
+        new PacedShuffleClient(
+            spark, PacedShuffleClient.nodeService("app-7", port), connections(), EARLY);
     try {
       Collected got = new Collected();
       viaService.fetchBlocks(
@@ -225,6 +235,7 @@ class PacedShuffleClientTest {
         spark,
         PacedShuffleClient.executorServers(),
         connections(),
+        EARLY,
         TimeUnit.MILLISECONDS.toNanos(600));
   }
 
@@ -293,7 +304,7 @@ class PacedShuffleClientTest {
     DriverLink.disconnect();
     DriverLink.connect(driver);
     PacedShuffleClient paced =
-        new PacedShuffleClient(spark, PacedShuffleClient.executorServers(), connections());
+        new PacedShuffleClient(spark, PacedShuffleClient.executorServers(), connections(), EARLY);
     try {
       Collected got = new Collected();
       paced.fetchBlocks("h", 1, "exec-1", new String[] {"shuffle_0_0_0"}, got, null);
@@ -315,6 +326,79 @@ class PacedShuffleClientTest {
     } finally {
       paced.stop();
       slow.close();
+    }
+  }
+
+  /** The blocks of reducer 0 of shuffle 0 that exec-1 holds, to fetch early. */
+  private List<PrefetchedBlocks.Source> reducer0(String... blockIds) {
+    long[] sizes = new long[blockIds.length];
+    Arrays.fill(sizes, content.length);
+    return List.of(new PrefetchedBlocks.Source("h", 1, "exec-1", blockIds, sizes));
+  }
+
+  private void awaitServed(int n) throws InterruptedException {
+    long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (served.get() < n && System.nanoTime() < end) {
+      Thread.sleep(10);
+    }
+  }
+
+  @Test
+  void blocksFetchedBeforeTheTaskAreHandedToItWithoutAnotherFetch() throws Exception {
+    assertTrue(client.prefetch(0, 0, reducer0("shuffle_0_0_0")));
+    awaitServed(1);
+    Thread.sleep(100); // the block has reached the client
+    Collected got = new Collected();
+    client.fetchBlocks("h", 1, "exec-1", new String[] {"shuffle_0_0_0"}, got, null);
+    got.await(1);
+    assertArrayEquals(content, got.blocks.get("shuffle_0_0_0"));
+    assertEquals(1, served.get(), "fetched once, before the task asked");
+    assertEquals(content.length, client.prefetchedBytes());
+  }
+
+  @Test
+  void aTaskThatAsksWhileTheEarlyFetchRunsGetsItsBlocksAsTheyArrive() throws Exception {
+    Collected got = new Collected();
+    assertTrue(client.prefetch(0, 0, reducer0("shuffle_0_0_0", "shuffle_0_1_0")));
+    client.fetchBlocks(
+        "h", 1, "exec-1", new String[] {"shuffle_0_0_0", "shuffle_0_1_0"}, got, null);
+    got.await(2);
+    assertArrayEquals(content, got.blocks.get("shuffle_0_0_0"));
+    assertEquals(
+        "spark:shuffle_0_1_0",
+        new String(got.blocks.get("shuffle_0_1_0"), StandardCharsets.UTF_8),
+        "a block the paced sender could not serve came from Spark's client, as any fetch's does");
+    assertEquals(1, served.get());
+    assertEquals(List.of("shuffle_0_1_0"), sparkFetched, "each block fetched once");
+  }
+
+  @Test
+  void aReducerWhoseTaskAskedFirstIsNotFetchedAgain() throws Exception {
+    Collected got = new Collected();
+    client.fetchBlocks("h", 1, "exec-1", new String[] {"shuffle_0_0_0"}, got, null);
+    got.await(1);
+    assertTrue(!client.prefetch(0, 0, reducer0("shuffle_0_0_0")), "the task fetched already");
+    Thread.sleep(200);
+    assertEquals(1, served.get());
+  }
+
+  @Test
+  void nothingIsFetchedEarlyPastTheBudgetAndWhatSparkDropsIsFetchedAfresh() throws Exception {
+    PacedShuffleClient small =
+        new PacedShuffleClient(
+            spark, PacedShuffleClient.executorServers(), connections(), content.length);
+    try {
+      assertTrue(!small.prefetch(0, 1, reducer0("shuffle_0_0_1", "shuffle_0_1_1")), "too big");
+      assertTrue(small.prefetch(0, 0, reducer0("shuffle_0_0_0")));
+      awaitServed(1);
+      assertTrue(
+          !small.prefetch(1, 0, reducer0("shuffle_1_0_0")), "the budget is held until taken");
+      small.forget(0); // Spark dropped shuffle 0: its blocks go, and so does their hold
+      assertTrue(small.prefetch(1, 0, reducer0("shuffle_1_0_0")));
+      assertEquals(
+          1, small.footprint().get("prefetchedReducers"), "only shuffle 1's reducer is noted");
+    } finally {
+      small.stop();
     }
   }
 
