@@ -57,7 +57,12 @@ class RepeatedJobsIT {
     JsonNode d0 = early.get("driver");
     JsonNode d1 = last.get("driver");
     for (String part :
-        List.of("coordinatorShuffles", "placerShuffles", "listenerStages", "pacedEndpoints")) {
+        List.of(
+            "coordinatorShuffles",
+            "placerShuffles",
+            "listenerStages",
+            "pacedEndpoints",
+            "orderEndpoints")) {
       assertTrue(d1.has(part), "the plugin ran in the driver: " + d1);
       assertTrue(
           d1.get(part).asInt() <= Math.max(d0.get(part).asInt(), 6),
@@ -77,6 +82,13 @@ class RepeatedJobsIT {
               assertTrue(after.has("pacedConnections"), "paced fetch installed: " + after);
               assertEquals(0, after.get("activeFlows").asInt(), "no flow left open: " + after);
               assertEquals(0, after.get("unpacedShuffles").asInt(), after.toString());
+              assertTrue(
+                  after.get("prefetchedReducers").asInt()
+                      <= Math.max(6, before.get("prefetchedReducers").asInt()),
+                  "what was fetched ahead of tasks goes with its shuffle: "
+                      + before
+                      + " then "
+                      + after);
               assertTrue(
                   after.get("pacedConnections").asInt()
                       <= Math.max(2, before.get("pacedConnections").asInt()),

@@ -30,10 +30,11 @@ public final class Messages {
   public record PacedEndpoint(String executorId, String host, int port) implements Serializable {}
 
   /**
-   * Where the driver sends an executor the reducers placed on it, to fetch before their tasks
-   * start: {@code int[] {shuffleId, reducer}} to {@code orders}. Reply: {@code true}.
+   * Where the driver sends an executor its orders: {@code int[] {shuffleId, reducer}}, a reducer
+   * placed on it to fetch before its task starts; {@code int[0]}, ask the rates of its flows now.
+   * Reply: {@code true}.
    */
-  public record PrefetchEndpoint(String executorId, org.apache.spark.rpc.RpcEndpointRef orders)
+  public record OrdersEndpoint(String executorId, org.apache.spark.rpc.RpcEndpointRef orders)
       implements Serializable {}
 
   /** Where is the paced block server of an executor? Reply: {@code "host:port"}, or "" for none. */

@@ -167,19 +167,18 @@ final class TerasortRuns {
    * end; 0 without that line.
    */
   static long pacedBytes(List<String> driverLog) {
-    for (String line : driverLog) {
-      Matcher m = PACED.matcher(line);
-      if (m.find()) {
-        return Long.parseLong(m.group(1));
-      }
-    }
-    return 0;
+    return firstCount(driverLog, PACED);
   }
 
   /** Of {@link #pacedBytes}, those fetched before their reduce tasks started; 0 without. */
   static long earlyBytes(List<String> driverLog) {
-    for (String line : driverLog) {
-      Matcher m = EARLY.matcher(line);
+    return firstCount(driverLog, EARLY);
+  }
+
+  /** The number in the first line {@code pattern} finds, 0 if none. */
+  private static long firstCount(List<String> lines, Pattern pattern) {
+    for (String line : lines) {
+      Matcher m = pattern.matcher(line);
       if (m.find()) {
         return Long.parseLong(m.group(1));
       }

@@ -68,7 +68,7 @@ public final class CoflowDriverPlugin implements DriverPlugin {
   private static volatile ShuffleProgressListener progress;
   private static volatile CoflowDriverPlugin instance;
   private final Map<String, Messages.PacedEndpoint> endpoints = new ConcurrentHashMap<>();
-  private final PrefetchOrders orders = new PrefetchOrders();
+  private final ExecutorOrders orders = new ExecutorOrders();
   private final Map<String, Long> pacedTotals = new ConcurrentHashMap<>();
   private final Map<String, Long> earlyTotals = new ConcurrentHashMap<>();
   private volatile DriverMetrics metrics;
@@ -361,6 +361,7 @@ public final class CoflowDriverPlugin implements DriverPlugin {
     if (message instanceof Messages.Delivered d) {
       if (c != null) {
         c.delivered(d.shuffleId(), d.reducer(), d.sourceExecutor(), d.bytes());
+        orders.askRatesNow(); // a flow ended: what it leaves goes to the others now
       }
       return null; // sent one-way
     }
@@ -408,7 +409,7 @@ public final class CoflowDriverPlugin implements DriverPlugin {
       endpoints.put(e.executorId(), e);
       return Boolean.TRUE;
     }
-    if (message instanceof Messages.PrefetchEndpoint e) {
+    if (message instanceof Messages.OrdersEndpoint e) {
       orders.register(e.executorId(), e.orders());
       return Boolean.TRUE;
     }
@@ -528,7 +529,7 @@ public final class CoflowDriverPlugin implements DriverPlugin {
         "placerShuffles", p == null ? 0 : p.tracked(),
         "listenerStages", l == null ? 0 : l.tracked(),
         "pacedEndpoints", self == null ? 0 : self.endpoints.size(),
-        "prefetchEndpoints", self == null ? 0 : self.orders.size());
+        "orderEndpoints", self == null ? 0 : self.orders.size());
   }
 
   /**

@@ -66,7 +66,7 @@ final class ReducerPlacer {
   private final Consumer<String> keptSpark;
   private final LongConsumer decided;
   private final MachineExecutors machines;
-  private final PrefetchOrders orders;
+  private final ExecutorOrders orders;
 
   /** The shuffles (each set a stage reads) whose fallback was logged already. */
   private final Set<List<Integer>> logged = ConcurrentHashMap.newKeySet();
@@ -95,7 +95,7 @@ final class ReducerPlacer {
       Consumer<String> keptSpark,
       LongConsumer decided,
       MachineExecutors machines,
-      PrefetchOrders orders) {
+      ExecutorOrders orders) {
     this.coordinator = coordinator;
     this.machines = machines;
     this.orders = orders;

@@ -73,22 +73,21 @@ public final class DriverLink {
 
   /** Tells the driver where this executor's paced block server listens. */
   static boolean register(Messages.PacedEndpoint endpoint) {
-    PluginContext ctx = context;
-    try {
-      return ctx != null && Boolean.TRUE.equals(ctx.ask(endpoint));
-    } catch (Exception e) {
-      warnOnce("register", "coflow: paced block server not registered: " + e);
-      return false;
-    }
+    return taken(endpoint, "coflow: paced block server not registered: ");
   }
 
-  /** Tells the driver where to send the reducers to fetch early; false when it did not take it. */
-  static boolean register(Messages.PrefetchEndpoint endpoint) {
+  /** Tells the driver where to send its orders ({@code DriverOrders}); false if not taken. */
+  static boolean register(Messages.OrdersEndpoint endpoint) {
+    return taken(endpoint, "coflow: no orders from the driver: ");
+  }
+
+  /** Whether the driver answered {@code true}; a failure is logged once, after {@code why}. */
+  private static boolean taken(Object message, String why) {
     PluginContext ctx = context;
     try {
-      return ctx != null && Boolean.TRUE.equals(ctx.ask(endpoint));
+      return ctx != null && Boolean.TRUE.equals(ctx.ask(message));
     } catch (Exception e) {
-      warnOnce("prefetch", "coflow: no fetching ahead of reduce tasks: " + e);
+      warnOnce(why, why + e);
       return false;
     }
   }

@@ -47,7 +47,7 @@ public final class PacedFetchInstaller implements AutoCloseable {
 
   private final PacedBlockServer server;
   private final PacedShuffleClient client;
-  private final Prefetcher prefetcher;
+  private final DriverOrders orders;
   private final String executorId;
 
   /** Reads the interface's counters for the coordinator while links are measured; else null. */
@@ -56,13 +56,13 @@ public final class PacedFetchInstaller implements AutoCloseable {
   private PacedFetchInstaller(
       PacedBlockServer server,
       PacedShuffleClient client,
-      Prefetcher prefetcher,
+      DriverOrders orders,
       String executorId,
       ScheduledExecutorService counting) {
     this.executorId = executorId;
     this.server = server;
     this.client = client;
-    this.prefetcher = prefetcher;
+    this.orders = orders;
     this.counting = counting;
   }
 
@@ -160,10 +160,10 @@ public final class PacedFetchInstaller implements AutoCloseable {
       }
       BlockClientSwap.replace(bm, client);
       installed = client;
-      Prefetcher prefetcher = early > 0 ? prefetcher(ctx.executorID(), client) : null;
+      DriverOrders orders = orders(ctx.executorID(), client);
       ScheduledExecutorService counting =
           CoflowSparkConf.measureLinks(ctx.conf()) ? countEverySecond(ctx.executorID(), nic) : null;
-      return new PacedFetchInstaller(server, client, prefetcher, ctx.executorID(), counting);
+      return new PacedFetchInstaller(server, client, orders, ctx.executorID(), counting);
     } catch (Exception | LinkageError e) {
       if (server != null) {
         server.close();
@@ -175,17 +175,21 @@ public final class PacedFetchInstaller implements AutoCloseable {
   }
 
   /**
-   * Takes the driver's orders to fetch ahead of reduce tasks; null, with one line, if it cannot.
+   * Takes the driver's orders (fetch ahead of reduce tasks, ask rates now); null, with one line, if
+   * it cannot.
    */
-  private static Prefetcher prefetcher(String executorId, PacedShuffleClient client) {
+  private static DriverOrders orders(String executorId, PacedShuffleClient client) {
     try {
-      Prefetcher p = Prefetcher.start(client);
-      if (DriverLink.register(new Messages.PrefetchEndpoint(executorId, p.register()))) {
+      DriverOrders p = DriverOrders.start(client);
+      if (DriverLink.register(new Messages.OrdersEndpoint(executorId, p.register()))) {
         return p;
       }
       p.shutdown();
     } catch (RuntimeException | LinkageError e) {
-      LOG.warn("coflow: no fetching ahead of reduce tasks: {}", e.toString());
+      LOG.warn(
+          "coflow: no orders from the driver (fetching ahead of reduce tasks, rates asked at"
+              + " once): {}",
+          e.toString());
     }
     return null;
   }
@@ -276,8 +280,8 @@ public final class PacedFetchInstaller implements AutoCloseable {
       counting.shutdownNow();
     }
     installed = null;
-    if (prefetcher != null) {
-      prefetcher.shutdown();
+    if (orders != null) {
+      orders.shutdown();
     }
     logPacedBytes();
     client.stop();

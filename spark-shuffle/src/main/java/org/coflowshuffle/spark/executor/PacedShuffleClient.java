@@ -77,6 +77,9 @@ final class PacedShuffleClient extends BlockStoreClient {
   private final AtomicLong flowIds = new AtomicLong();
   private final PrefetchedBlocks early;
 
+  /** Whether a refresh the driver asked for waits to run (several asks make one refresh). */
+  private final AtomicBoolean refreshQueued = new AtomicBoolean();
+
   /** Bytes fetched through the paced transport, for logs and tests. */
   static final AtomicLong pacedBytes = new AtomicLong();
 
@@ -199,6 +202,24 @@ final class PacedShuffleClient extends BlockStoreClient {
       }
     }
     return rates;
+  }
+
+  /**
+   * Asks the rates of every flow now rather than at the next refresh: the driver says so when a
+   * flow ended or a stage was placed, so that bandwidth one flow leaves goes to others at once.
+   */
+  void refreshNow() {
+    if (refreshQueued.compareAndSet(false, true)) {
+      try {
+        refresher.execute(
+            () -> {
+              refreshQueued.set(false);
+              refreshAll();
+            });
+      } catch (RejectedExecutionException e) {
+        refreshQueued.set(false); // stopping
+      }
+    }
   }
 
   private void refreshAll() {
@@ -412,10 +433,9 @@ final class PacedShuffleClient extends BlockStoreClient {
               pacedBytes.addAndGet(bytes.get());
               flow.progress.forEach(
                   (r, p) -> {
-                    long rest = p.untold();
-                    if (rest > 0) {
-                      DriverLink.delivered(new Messages.Delivered(finalShuffle, r, execId, rest));
-                    }
+                    // also with nothing untold: the driver hands what the flow leaves to others
+                    DriverLink.delivered(
+                        new Messages.Delivered(finalShuffle, r, execId, p.untold()));
                   });
             });
   }

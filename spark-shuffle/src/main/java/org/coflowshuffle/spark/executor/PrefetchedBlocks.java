@@ -16,7 +16,7 @@ import org.apache.spark.network.shuffle.BlockFetchingListener;
 
 /**
  * Shuffle blocks fetched for a reduce task placed on this executor before the task started (see
- * {@link Prefetcher}), until the task asks for them. The task's fetch {@linkplain #claim claims}
+ * {@link DriverOrders}), until the task asks for them. The task's fetch {@linkplain #claim claims}
  * them by block id: a block that arrived is handed over at once, one on its way as it arrives, and
  * one whose fetch failed is fetched again by the task's own request; every other block is fetched
  * as usual.
@@ -113,7 +113,6 @@ final class PrefetchedBlocks {
             r.blocks.put(s.blockIds()[i], new Block(s.host(), s.port(), s.execId(), s.sizes()[i]));
           }
         }
-        prefetched.addAndGet(bytes);
         return true;
       }
     }
@@ -153,6 +152,7 @@ final class PrefetchedBlocks {
       if (claimant == null) {
         if (failure == null) {
           b.data = data.retain();
+          prefetched.addAndGet(data.size());
         } else {
           b.failed = true;
         }
@@ -162,6 +162,7 @@ final class PrefetchedBlocks {
     }
     held.addAndGet(-b.size);
     if (failure == null) {
+      prefetched.addAndGet(data.size());
       claimant.onBlockFetchSuccess(blockId, data); // on the fetch's thread; it retains
     } else {
       refetch.fetch(b.host, b.port, b.execId, blockId, claimant);
@@ -174,6 +175,9 @@ final class PrefetchedBlocks {
    * of them when none was fetched early).
    */
   String[] claim(String[] blockIds, BlockFetchingListener listener) {
+    if (budget == 0) {
+      return blockIds; // nothing is fetched early: no reducer needs noting
+    }
     List<String> rest = new ArrayList<>();
     List<String> ready = new ArrayList<>();
     List<ManagedBuffer> readyData = new ArrayList<>();
@@ -253,7 +257,7 @@ final class PrefetchedBlocks {
     return held.get();
   }
 
-  /** Bytes registered to be fetched early since this executor started. */
+  /** Bytes of the blocks fetched early that arrived, since this executor started. */
   long prefetched() {
     return prefetched.get();
   }

@@ -28,38 +28,40 @@ import scala.Tuple3;
 import scala.runtime.BoxedUnit;
 
 /**
- * Starts a reducer's fetches as soon as the coordinator places it on this executor, rather than
- * when its task starts: the driver sends {@code int[] {shuffleId, reducer}} as the reduce stage is
- * submitted, and the task, which may wait for a core and then for its map output locations and
- * broadcasts, finds its blocks fetched or on their way ({@link PrefetchedBlocks}). The blocks are
- * the ones the task's fetch would ask for (remote, not empty; Spark's own map output locations),
- * fetched on the same paced flows at the coordinator's rates.
+ * The driver's orders to this executor. {@code int[0]}: ask the rates of every flow now, not at the
+ * next refresh (a flow ended, or a stage was placed: the bandwidth it leaves or needs changes hands
+ * at once). {@code int[] {shuffleId, reducer}}: start a reducer's fetches as soon as the
+ * coordinator places it on this executor, rather than when its task starts; the driver sends it as
+ * the reduce stage is submitted, and the task, which may wait for a core and then for its map
+ * output locations and broadcasts, finds its blocks fetched or on their way ({@link
+ * PrefetchedBlocks}). The blocks are the ones the task's fetch would ask for (remote, not empty;
+ * Spark's own map output locations), fetched on the same paced flows at the coordinator's rates.
  *
  * <p>It is an endpoint of Spark's RPC environment, the way the driver reaches an executor (the
  * plugin API only lets executors ask the driver), so orders ride Spark's authenticated, optionally
  * encrypted channel. Orders carry JDK types only: the RPC thread cannot load the plugin's classes.
  * A reducer that cannot be fetched early is left to its task: nothing here fails one.
  */
-final class Prefetcher implements RpcEndpoint {
+final class DriverOrders implements RpcEndpoint {
 
-  private static final Logger LOG = LoggerFactory.getLogger(Prefetcher.class);
+  private static final Logger LOG = LoggerFactory.getLogger(DriverOrders.class);
 
   /** The endpoint's name in the executor's RPC environment. */
-  static final String NAME = "coflow-prefetch";
+  static final String NAME = "coflow-orders";
 
   private final RpcEnv rpcEnv;
   private final PacedShuffleClient client;
   private final ExecutorService worker =
-      Executors.newSingleThreadExecutor(DaemonThreads.named("coflow-prefetch"));
+      Executors.newSingleThreadExecutor(DaemonThreads.named("coflow-fetch-ahead"));
 
-  private Prefetcher(RpcEnv rpcEnv, PacedShuffleClient client) {
+  private DriverOrders(RpcEnv rpcEnv, PacedShuffleClient client) {
     this.rpcEnv = rpcEnv;
     this.client = client;
   }
 
   /** Sets up the endpoint in this executor's RPC environment; the driver sends to its reference. */
-  static Prefetcher start(PacedShuffleClient client) {
-    return new Prefetcher(SparkEnv.get().rpcEnv(), client);
+  static DriverOrders start(PacedShuffleClient client) {
+    return new DriverOrders(SparkEnv.get().rpcEnv(), client);
   }
 
   /** Registers it; the reference the driver sends orders to. */
@@ -76,14 +78,16 @@ final class Prefetcher implements RpcEndpoint {
   public PartialFunction<Object, BoxedUnit> receive() {
     scala.Function1<Object, BoxedUnit> handle =
         message -> {
-          if (message instanceof int[] order && order.length == 2) {
+          if (message instanceof int[] order && order.length == 0) {
+            client.refreshNow();
+          } else if (message instanceof int[] order && order.length == 2) {
             try {
               worker.execute(() -> prefetch(order[0], order[1]));
             } catch (RejectedExecutionException e) {
               // stopping
             }
           } else {
-            LOG.warn("coflow: unknown prefetch order {}", message);
+            LOG.warn("coflow: unknown order from the driver: {}", message);
           }
           return BoxedUnit.UNIT;
         };
