@@ -30,6 +30,9 @@ public final class ReceiverDrivenRates implements RateRule {
    */
   private static final int DOUBLES_PER_LINE = 8;
 
+  /** Share of a link's speed below which what is free of it now counts as none ({@link #take}). */
+  private static final double FULL = 0.1;
+
   /** How far a reducer's end may move before its flows get new rates, relative to its span. */
   private static final double SAME_END = 1e-10;
 
@@ -182,11 +185,11 @@ public final class ReceiverDrivenRates implements RateRule {
     }
     for (int j : plan.touched()) {
       if (received[j] > 0) {
-        take(net.in(j), received[j], actualIn[j], now, true);
+        take(net.in(j), net.inWhole(j), received[j], actualIn[j], now, true);
       }
       if (sent[j] > 0) { // a sender whose link is full now waits for it, as a receiver does
         double actualOut = last.outFlows[j] > 0 ? last.outRate[j] : 0;
-        take(net.out(j), sent[j], actualOut, now, net.out(j).rateNow() <= 0);
+        take(net.out(j), net.outWhole(j), sent[j], actualOut, now, false);
       }
     }
     RateRule.takeSlots(plan, net);
@@ -693,18 +696,26 @@ public final class ReceiverDrivenRates implements RateRule {
   }
 
   /**
-   * Takes from B what the coflow uses of one link: all of it while the link is the limit (and, for
-   * a link the coflow must wait for, the bandwidth it waits for), else only the rate it runs at
-   * now, for as long as its bytes need at that rate. Booking what waits matters for the coflows
-   * planned after this one: a sender's bytes held back by its full uplink cross it later all the
-   * same, and a later coflow that took that uplink for free would be placed as if it were.
+   * Takes from B what the coflow uses of one link: all of it while the link is the limit, or is
+   * full now (and, for a link the coflow must wait for, the bandwidth it waits for), else only the
+   * rate it runs at now, for as long as its bytes need at that rate. Booking what waits matters for
+   * the coflows planned after this one: a sender's bytes held back by its full uplink cross it
+   * later all the same, and a later coflow that took that uplink for free would be placed as if it
+   * were. A link is full with less than {@link #FULL} of its speed free: the coflows served first
+   * leave such slivers where their flows all end with their coflow, and the few bytes a waiting
+   * coflow gets of one now would book its bytes over hours instead of after those coflows.
+   *
+   * @param receiver whether this is a link the coflow receives on: with no rate it waits for it,
+   *     where a sender with no rate may wait for its receivers instead
    */
   private static void take(
-      LinkProfile link, double bytes, double rate, double now, boolean waitsForLink) {
+      LinkProfile link, double whole, double bytes, double rate, double now, boolean receiver) {
     if (bytes <= 0) {
       return;
     }
-    if (rate >= link.rateNow() * (1 - 1e-9) && rate > 0 || rate <= 0 && waitsForLink) {
+    boolean full = link.rateNow() <= FULL * whole;
+    if (rate > 0 && (rate >= link.rateNow() * (1 - 1e-9) || full)
+        || rate <= 0 && (receiver || full)) {
       link.consume(bytes);
     } else if (rate > 0) {
       link.reserve(now, now + bytes / rate, rate);
