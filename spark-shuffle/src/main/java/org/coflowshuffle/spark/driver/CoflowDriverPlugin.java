@@ -356,6 +356,7 @@ public final class CoflowDriverPlugin implements DriverPlugin {
       return Boolean.TRUE;
     }
     if (message instanceof Messages.RateQueries q) {
+      orders.asked(q.fetchingExecutor());
       return rates(c, q);
     }
     if (message instanceof Messages.Delivered d) {
@@ -453,6 +454,7 @@ public final class CoflowDriverPlugin implements DriverPlugin {
   @Override
   public void shutdown() {
     statusLog.shutdownNow();
+    orders.stop();
     LOG.info(
         "coflow: {} bytes of shuffle blocks fetched paced by {} executor(s), {} of them ahead of"
             + " their reduce tasks",

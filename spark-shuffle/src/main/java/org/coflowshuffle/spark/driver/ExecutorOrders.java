@@ -6,21 +6,27 @@ package org.coflowshuffle.spark.driver;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.spark.rpc.RpcEndpointRef;
 import org.coflowshuffle.coordinator.live.ExecutorSlots;
 import org.coflowshuffle.coordinator.live.ReduceTaskRanges;
 import org.coflowshuffle.coordinator.live.ShufflePlacement;
+import org.coflowshuffle.spark.DaemonThreads;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The driver's orders to executors (the executor side: {@code DriverOrders}). When a flow ends, or
- * a stage is placed, every executor asks the rates of its flows at once, so that what one flow
- * leaves of a link, or a shorter coflow needs, changes hands now rather than at each executor's
- * next refresh (up to 200 ms later). As a reduce stage is placed, each executor is told which of
- * its reducers to fetch before their tasks start. A task starts only once a core is free on its
- * executor and then asks the driver for its map output locations; the coflow's flows, planned from
- * the stage's submission, would wait for all of that.
+ * a stage is placed, every executor fetching asks the rates of its flows at once, so that what one
+ * flow leaves of a link, or a shorter coflow needs, changes hands now rather than at each
+ * executor's next refresh (up to 200 ms later). As a reduce stage is placed, each executor is told
+ * which of its reducers to fetch before their tasks start. A task starts only once a core is free
+ * on its executor and then asks the driver for its map output locations; the coflow's flows,
+ * planned from the stage's submission, would wait for all of that.
  *
  * <p>Only a task that reads one reducer, placed on an executor alone on its machine: a task that
  * reads several may fetch them in batches, and one placed on a machine of several executors may
@@ -31,7 +37,23 @@ final class ExecutorOrders {
 
   private static final Logger LOG = LoggerFactory.getLogger(ExecutorOrders.class);
 
+  /**
+   * How long after its last rate question an executor counts as fetching, and so is told to ask
+   * again: well past its 200 ms refresh.
+   */
+  static final long FETCHING_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+  /** How long asks are gathered into one: the flows of a stage end within a few of these. */
+  static final long GATHER_MILLIS = 20;
+
   private final Map<String, RpcEndpointRef> executors = new ConcurrentHashMap<>();
+
+  /** When each executor last asked its rates, {@link System#nanoTime}. */
+  private final Map<String, Long> askedAt = new ConcurrentHashMap<>();
+
+  private final AtomicBoolean gathering = new AtomicBoolean();
+  private final ScheduledExecutorService sender =
+      Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("coflow-orders"));
 
   /** An executor takes orders at {@code ref}. */
   void register(String executorId, RpcEndpointRef ref) {
@@ -40,15 +62,20 @@ final class ExecutorOrders {
 
   void removed(String executorId) {
     executors.remove(executorId);
+    askedAt.remove(executorId);
+  }
+
+  /** The executor asked the rates of its flows: it is fetching. */
+  void asked(String executorId) {
+    askedAt.put(executorId, System.nanoTime());
   }
 
   /**
    * Sends the orders of a stage's placement, {@code machines} telling which executors are alone on
-   * theirs; returns how many reducers were ordered.
+   * theirs.
    */
-  int placed(ShufflePlacement placement, MachineExecutors machines) {
+  void placed(ShufflePlacement placement, MachineExecutors machines) {
     ReduceTaskRanges tasks = placement.tasks();
-    int sent = 0;
     for (int t = 0; t < tasks.tasks(); t++) {
       if (tasks.end(t) - tasks.first(t) != 1) {
         continue;
@@ -61,26 +88,49 @@ final class ExecutorOrders {
       for (int shuffleId : placement.shuffleIds()) {
         try {
           ref.send(new int[] {shuffleId, tasks.first(t)});
-          sent++;
         } catch (RuntimeException e) { // the executor is gone: its task fetches, if it runs
           LOG.debug("coflow: no order to executor {}", on.executorId(), e);
         }
       }
     }
     askRatesNow();
-    return sent;
   }
 
-  /** Every executor asks the rates of its flows now (one with none does nothing). */
+  /**
+   * Every executor fetching now asks the rates of its flows, in {@link #GATHER_MILLIS}: the calls
+   * within that time make one order each, so a stage whose flows end together costs one round, and
+   * executors with no flow are not asked.
+   */
   void askRatesNow() {
+    if (!gathering.compareAndSet(false, true)) {
+      return;
+    }
+    try {
+      sender.schedule(this::sendAsks, GATHER_MILLIS, TimeUnit.MILLISECONDS);
+    } catch (RejectedExecutionException e) {
+      gathering.set(false); // stopping
+    }
+  }
+
+  private void sendAsks() {
+    gathering.set(false);
+    long now = System.nanoTime();
     executors.forEach(
         (id, ref) -> {
-          try {
-            ref.send(new int[0]);
-          } catch (RuntimeException e) {
-            LOG.debug("coflow: no order to executor {}", id, e);
+          Long asked = askedAt.get(id);
+          if (asked != null && now - asked < FETCHING_NANOS) {
+            try {
+              ref.send(new int[0]);
+            } catch (RuntimeException e) {
+              LOG.debug("coflow: no order to executor {}", id, e);
+            }
           }
         });
+  }
+
+  /** Stops sending. */
+  void stop() {
+    sender.shutdownNow();
   }
 
   /** Executors taking orders now, for the driver's footprint. */

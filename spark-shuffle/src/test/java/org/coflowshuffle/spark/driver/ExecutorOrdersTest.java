@@ -1,0 +1,81 @@
+/*
+ * Copyright The coflow-shuffle Authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package org.coflowshuffle.spark.driver;
+
+import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.ArgumentMatchers.argThat;
+import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.never;
+import static org.mockito.Mockito.timeout;
+import static org.mockito.Mockito.times;
+import static org.mockito.Mockito.verify;
+
+import java.util.Arrays;
+import java.util.List;
+import org.apache.spark.rpc.RpcEndpointRef;
+import org.coflowshuffle.coordinator.live.ExecutorSlots;
+import org.coflowshuffle.coordinator.live.ReduceTaskRanges;
+import org.coflowshuffle.coordinator.live.ShufflePlacement;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** What the driver orders executors to do; the executors' RPC references are the seam. */
+class ExecutorOrdersTest {
+
+  private final ExecutorOrders orders = new ExecutorOrders();
+  private final MachineExecutors machines = new MachineExecutors();
+
+  @AfterEach
+  void stop() {
+    orders.stop();
+  }
+
+  private RpcEndpointRef executor(ExecutorSlots e) {
+    RpcEndpointRef ref = mock(RpcEndpointRef.class);
+    machines.added(e);
+    orders.register(e.executorId(), ref);
+    return ref;
+  }
+
+  private static Object order(int... values) {
+    return argThat(o -> o instanceof int[] a && Arrays.equals(a, values));
+  }
+
+  @Test
+  void asksGatheredWithinAMomentGoOnceToTheExecutorsThatAreFetching() throws Exception {
+    RpcEndpointRef fetching = executor(new ExecutorSlots("1", "h1", 2, "h1"));
+    RpcEndpointRef idle = executor(new ExecutorSlots("2", "h2", 2, "h2"));
+    orders.asked("1");
+    for (int i = 0; i < 5; i++) {
+      orders.askRatesNow(); // five flows ending together
+    }
+    verify(fetching, timeout(2000)).send(order());
+    Thread.sleep(5 * ExecutorOrders.GATHER_MILLIS);
+    verify(fetching, times(1)).send(any());
+    verify(idle, never()).send(any());
+  }
+
+  @Test
+  void aPlacedStageOrdersItsOnePartitionTasksOnExecutorsAloneOnTheirMachine() {
+    ExecutorSlots alone = new ExecutorSlots("1", "h1", 2, "h1");
+    ExecutorSlots shared = new ExecutorSlots("2", "h2", 2, "h2");
+    ExecutorSlots beside = new ExecutorSlots("3", "h2", 2, "h2");
+    RpcEndpointRef aloneRef = executor(alone);
+    RpcEndpointRef sharedRef = executor(shared);
+    executor(beside);
+    // reducers 0 and 1 one task each, on h1 and on a machine of two executors; 2 and 3 one task
+    ShufflePlacement p =
+        new ShufflePlacement(
+            List.of(7),
+            "rpc",
+            List.of(alone, shared, alone, alone),
+            ReduceTaskRanges.of(new int[] {0, 1, 2}, 4),
+            1);
+    orders.placed(p, machines);
+    verify(aloneRef).send(order(7, 0));
+    verify(aloneRef, never()).send(order(7, 2)); // a task of two reducers may batch its blocks
+    verify(sharedRef, never()).send(order(7, 1)); // it may start beside its executor
+  }
+}
