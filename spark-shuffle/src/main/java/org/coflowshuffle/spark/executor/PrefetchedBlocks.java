@@ -34,21 +34,24 @@ final class PrefetchedBlocks {
     void fetch(String host, int port, String execId, String blockId, BlockFetchingListener to);
   }
 
-  /** One block: where it comes from, then its data or failure, and the task's listener. */
+  /** One block: its id, where it comes from, then its data or failure, and the task's listener. */
   private static final class Block {
-    final String host;
-    final int port;
-    final String execId;
+    final String id;
+    final Source from;
     final long size;
     ManagedBuffer data;
     boolean failed;
     BlockFetchingListener claimant;
 
-    Block(String host, int port, String execId, long size) {
-      this.host = host;
-      this.port = port;
-      this.execId = execId;
+    Block(String id, Source from, long size) {
+      this.id = id;
+      this.from = from;
       this.size = size;
+    }
+
+    /** Fetches it again for {@code to}, after its early fetch failed. */
+    void refetch(Refetch refetch, BlockFetchingListener to) {
+      refetch.fetch(from.host(), from.port(), from.execId(), id, to);
     }
   }
 
@@ -110,7 +113,7 @@ final class PrefetchedBlocks {
       if (!r.started && r.blocks.isEmpty()) {
         for (Source s : sources) {
           for (int i = 0; i < s.blockIds().length; i++) {
-            r.blocks.put(s.blockIds()[i], new Block(s.host(), s.port(), s.execId(), s.sizes()[i]));
+            r.blocks.put(s.blockIds()[i], new Block(s.blockIds()[i], s, s.sizes()[i]));
           }
         }
         return true;
@@ -165,7 +168,7 @@ final class PrefetchedBlocks {
       prefetched.addAndGet(data.size());
       claimant.onBlockFetchSuccess(blockId, data); // on the fetch's thread; it retains
     } else {
-      refetch.fetch(b.host, b.port, b.execId, blockId, claimant);
+      b.refetch(refetch, claimant);
     }
   }
 
@@ -179,10 +182,7 @@ final class PrefetchedBlocks {
       return blockIds; // nothing is fetched early: no reducer needs noting
     }
     List<String> rest = new ArrayList<>();
-    List<String> ready = new ArrayList<>();
-    List<ManagedBuffer> readyData = new ArrayList<>();
-    List<Block> failed = new ArrayList<>();
-    List<String> failedIds = new ArrayList<>();
+    List<Block> taken = new ArrayList<>(); // arrived or failed: handed over below
     for (String id : blockIds) {
       int[] parsed = PacedShuffleClient.parse(id);
       if (parsed == null || parsed[2] - parsed[1] != 1) {
@@ -198,31 +198,25 @@ final class PrefetchedBlocks {
         } else if (b.data != null || b.failed) {
           r.blocks.remove(id);
           held.addAndGet(-b.size);
-          if (b.data != null) {
-            ready.add(id);
-            readyData.add(b.data);
-          } else {
-            failed.add(b);
-            failedIds.add(id);
-          }
+          taken.add(b);
         } else {
           b.claimant = listener;
         }
       }
     }
-    if (!ready.isEmpty() || !failed.isEmpty()) {
+    if (!taken.isEmpty()) {
       deliverer.execute(
           () -> {
-            for (int i = 0; i < ready.size(); i++) {
-              try {
-                listener.onBlockFetchSuccess(ready.get(i), readyData.get(i));
-              } finally {
-                readyData.get(i).release();
+            for (Block b : taken) {
+              if (b.data == null) {
+                b.refetch(refetch, listener);
+                continue;
               }
-            }
-            for (int i = 0; i < failed.size(); i++) {
-              Block b = failed.get(i);
-              refetch.fetch(b.host, b.port, b.execId, failedIds.get(i), listener);
+              try {
+                listener.onBlockFetchSuccess(b.id, b.data);
+              } finally {
+                b.data.release();
+              }
             }
           });
     }
