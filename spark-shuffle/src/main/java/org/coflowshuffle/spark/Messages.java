@@ -30,12 +30,77 @@ public final class Messages {
   public record PacedEndpoint(String executorId, String host, int port) implements Serializable {}
 
   /**
-   * Where the driver sends an executor its orders: {@code int[] {shuffleId, reducer}}, a reducer
-   * placed on it to fetch before its task starts; {@code int[0]}, ask the rates of its flows now.
-   * Reply: {@code true}.
+   * Where the driver sends an executor its orders: a {@link FetchOrder}'s {@linkplain
+   * FetchOrder#wire wire form}, a reducer placed on it to fetch before its task starts; {@code
+   * int[0]}, ask the rates of its flows now. Reply: {@code true}.
    */
   public record OrdersEndpoint(String executorId, org.apache.spark.rpc.RpcEndpointRef orders)
       implements Serializable {}
+
+  /**
+   * An order to fetch reducer {@code reducer}'s blocks of a shuffle ahead of its task, with what
+   * the executor would otherwise ask the driver for, one round trip each, before its first byte:
+   * the map output locations (the driver's own, as the task will read them) and each source's paced
+   * block server. Per source i: executor {@code execIds[i]} with Spark's block manager at {@code
+   * hosts[i]:ports[i]}, its paced server at {@code paced[i]} ("host:port", "" if unknown), and
+   * blocks {@code blockIds[i]} of {@code sizes[i]} bytes.
+   *
+   * <p>Sent as {@link #wire}, an {@code Object[]} of JDK arrays: the executor's RPC thread
+   * deserializes orders with Spark's class loader, which cannot see this class.
+   */
+  public record FetchOrder(
+      int shuffleId,
+      int reducer,
+      String[] execIds,
+      String[] hosts,
+      int[] ports,
+      String[] paced,
+      String[][] blockIds,
+      long[][] sizes) {
+
+    public FetchOrder {
+      int n = execIds.length;
+      if (hosts.length != n
+          || ports.length != n
+          || paced.length != n
+          || blockIds.length != n
+          || sizes.length != n) {
+        throw new IllegalArgumentException("a fetch order's sources differ in number");
+      }
+      for (int i = 0; i < n; i++) {
+        if (blockIds[i].length != sizes[i].length) {
+          throw new IllegalArgumentException("a fetch order's blocks and sizes differ in number");
+        }
+      }
+    }
+
+    /** The form it is sent in. */
+    public Object[] wire() {
+      return new Object[] {
+        new int[] {shuffleId, reducer}, execIds, hosts, ports, paced, blockIds, sizes
+      };
+    }
+
+    /**
+     * The order sent as {@code wire}.
+     *
+     * @throws IllegalArgumentException when it is not a fetch order's wire form
+     */
+    public static FetchOrder of(Object[] wire) {
+      if (wire.length == 7
+          && wire[0] instanceof int[] ids
+          && ids.length == 2
+          && wire[1] instanceof String[] execIds
+          && wire[2] instanceof String[] hosts
+          && wire[3] instanceof int[] ports
+          && wire[4] instanceof String[] paced
+          && wire[5] instanceof String[][] blockIds
+          && wire[6] instanceof long[][] sizes) {
+        return new FetchOrder(ids[0], ids[1], execIds, hosts, ports, paced, blockIds, sizes);
+      }
+      throw new IllegalArgumentException("not a fetch order");
+    }
+  }
 
   /** Where is the paced block server of an executor? Reply: {@code "host:port"}, or "" for none. */
   public record WhereIsPaced(String executorId) implements Serializable {}

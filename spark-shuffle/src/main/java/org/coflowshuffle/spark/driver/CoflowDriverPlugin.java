@@ -68,7 +68,7 @@ public final class CoflowDriverPlugin implements DriverPlugin {
   private static volatile ShuffleProgressListener progress;
   private static volatile CoflowDriverPlugin instance;
   private final Map<String, Messages.PacedEndpoint> endpoints = new ConcurrentHashMap<>();
-  private final ExecutorOrders orders = new ExecutorOrders();
+  private final ExecutorOrders orders = new ExecutorOrders(new ReducerBlocks(endpoints));
   private final Map<String, Long> pacedTotals = new ConcurrentHashMap<>();
   private final Map<String, Long> earlyTotals = new ConcurrentHashMap<>();
   private volatile DriverMetrics metrics;

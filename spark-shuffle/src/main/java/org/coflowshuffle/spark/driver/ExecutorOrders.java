@@ -16,6 +16,7 @@ import org.coflowshuffle.coordinator.live.ExecutorSlots;
 import org.coflowshuffle.coordinator.live.ReduceTaskRanges;
 import org.coflowshuffle.coordinator.live.ShufflePlacement;
 import org.coflowshuffle.spark.DaemonThreads;
+import org.coflowshuffle.spark.Messages;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,9 +25,9 @@ import org.slf4j.LoggerFactory;
  * a stage is placed, every executor fetching asks the rates of its flows at once, so that what one
  * flow leaves of a link, or a shorter coflow needs, changes hands now rather than at each
  * executor's next refresh (up to 200 ms later). As a reduce stage is placed, each executor is told
- * which of its reducers to fetch before their tasks start. A task starts only once a core is free
- * on its executor and then asks the driver for its map output locations; the coflow's flows,
- * planned from the stage's submission, would wait for all of that.
+ * which of its reducers to fetch before their tasks start, and from where ({@link Blocks}). A task
+ * starts only once a core is free on its executor and then asks the driver for its map output
+ * locations; the coflow's flows, planned from the stage's submission, would wait for all of that.
  *
  * <p>Only a task that reads one reducer, placed on an executor alone on its machine: a task that
  * reads several may fetch them in batches, and one placed on a machine of several executors may
@@ -46,6 +47,19 @@ final class ExecutorOrders {
   /** How long asks are gathered into one: the flows of a stage end within a few of these. */
   static final long GATHER_MILLIS = 20;
 
+  /** What a reducer's task will fetch, and from where: the order an executor is sent. */
+  @FunctionalInterface
+  interface Blocks {
+    /**
+     * The order to fetch reducer {@code reducer} of a shuffle.
+     *
+     * @throws RuntimeException when its map outputs are not all known (the task finds out itself)
+     */
+    Messages.FetchOrder order(int shuffleId, int reducer);
+  }
+
+  private final Blocks blocks;
+
   private final Map<String, RpcEndpointRef> executors = new ConcurrentHashMap<>();
 
   /** When each executor last asked its rates, {@link System#nanoTime}. */
@@ -54,6 +68,10 @@ final class ExecutorOrders {
   private final AtomicBoolean gathering = new AtomicBoolean();
   private final ScheduledExecutorService sender =
       Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("coflow-orders"));
+
+  ExecutorOrders(Blocks blocks) {
+    this.blocks = blocks;
+  }
 
   /** An executor takes orders at {@code ref}. */
   void register(String executorId, RpcEndpointRef ref) {
@@ -87,8 +105,8 @@ final class ExecutorOrders {
       }
       for (int shuffleId : placement.shuffleIds()) {
         try {
-          ref.send(new int[] {shuffleId, tasks.first(t)});
-        } catch (RuntimeException e) { // the executor is gone: its task fetches, if it runs
+          ref.send(blocks.order(shuffleId, tasks.first(t)).wire());
+        } catch (RuntimeException e) { // outputs lost, the executor gone: its task fetches
           LOG.debug("coflow: no order to executor {}", on.executorId(), e);
         }
       }

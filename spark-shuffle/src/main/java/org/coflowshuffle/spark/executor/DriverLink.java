@@ -103,18 +103,42 @@ public final class DriverLink {
         id -> {
           try {
             Object reply = ctx.ask(new Messages.WhereIsPaced(id));
-            if (reply instanceof String s && s.lastIndexOf(':') > 0) {
-              int colon = s.lastIndexOf(':');
-              return Optional.of(
-                  new Messages.PacedEndpoint(
-                      id, s.substring(0, colon), Integer.parseInt(s.substring(colon + 1))));
-            }
-            return Optional.empty();
+            return reply instanceof String s ? parse(id, s) : Optional.empty();
           } catch (Exception e) {
             warnOnce("where " + id, "coflow: no paced fetch from executor " + id + ": " + e);
             return Optional.empty();
           }
         });
+  }
+
+  /**
+   * Takes note that executor {@code executorId}'s paced block server is at {@code hostPort} (as
+   * {@code WhereIsPaced} answers: "" for none known), as the driver told in an order, so that
+   * {@link #endpoint} need not ask.
+   */
+  static void pacedAt(String executorId, String hostPort) {
+    parse(executorId, hostPort)
+        .ifPresent(
+            e ->
+                endpoints.compute(
+                    executorId, (id, had) -> had == null || had.isEmpty() ? Optional.of(e) : had));
+  }
+
+  /** {@code "host:port"} as an endpoint; empty for "" or anything else. */
+  private static Optional<Messages.PacedEndpoint> parse(String executorId, String hostPort) {
+    int colon = hostPort.lastIndexOf(':');
+    if (colon <= 0) {
+      return Optional.empty();
+    }
+    try {
+      return Optional.of(
+          new Messages.PacedEndpoint(
+              executorId,
+              hostPort.substring(0, colon),
+              Integer.parseInt(hostPort.substring(colon + 1))));
+    } catch (NumberFormatException e) {
+      return Optional.empty();
+    }
   }
 
   /**

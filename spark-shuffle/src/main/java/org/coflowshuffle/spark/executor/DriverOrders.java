@@ -5,9 +5,7 @@
 package org.coflowshuffle.spark.executor;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
@@ -15,27 +13,25 @@ import org.apache.spark.SparkEnv;
 import org.apache.spark.rpc.RpcEndpoint;
 import org.apache.spark.rpc.RpcEndpointRef;
 import org.apache.spark.rpc.RpcEnv;
-import org.apache.spark.storage.BlockId;
 import org.apache.spark.storage.BlockManager;
 import org.apache.spark.storage.BlockManagerId;
 import org.coflowshuffle.spark.DaemonThreads;
+import org.coflowshuffle.spark.Messages;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import scala.PartialFunction;
 import scala.PartialFunction$;
-import scala.Tuple2;
-import scala.Tuple3;
 import scala.runtime.BoxedUnit;
 
 /**
  * The driver's orders to this executor. {@code int[0]}: ask the rates of every flow now, not at the
  * next refresh (a flow ended, or a stage was placed: the bandwidth it leaves or needs changes hands
- * at once). {@code int[] {shuffleId, reducer}}: start a reducer's fetches as soon as the
- * coordinator places it on this executor, rather than when its task starts; the driver sends it as
- * the reduce stage is submitted, and the task, which may wait for a core and then for its map
- * output locations and broadcasts, finds its blocks fetched or on their way ({@link
- * PrefetchedBlocks}). The blocks are the ones the task's fetch would ask for (remote, not empty;
- * Spark's own map output locations), fetched on the same paced flows at the coordinator's rates.
+ * at once). A {@link Messages.FetchOrder}: start a reducer's fetches as soon as the coordinator
+ * places it on this executor, rather than when its task starts; the driver sends it as the reduce
+ * stage is submitted, and the task, which may wait for a core and then for its map output locations
+ * and broadcasts, finds its blocks fetched or on their way ({@link PrefetchedBlocks}). The blocks
+ * are the ones the task's fetch would ask for (remote, not empty; Spark's own map output locations,
+ * which come with the order), fetched on the same paced flows at the coordinator's rates.
  *
  * <p>It is an endpoint of Spark's RPC environment, the way the driver reaches an executor (the
  * plugin API only lets executors ask the driver), so orders ride Spark's authenticated, optionally
@@ -80,9 +76,12 @@ final class DriverOrders implements RpcEndpoint {
         message -> {
           if (message instanceof int[] order && order.length == 0) {
             client.refreshNow();
-          } else if (message instanceof int[] order && order.length == 2) {
+          } else if (message instanceof Object[] wire) {
             try {
-              worker.execute(() -> prefetch(order[0], order[1]));
+              Messages.FetchOrder order = Messages.FetchOrder.of(wire);
+              worker.execute(() -> prefetch(order));
+            } catch (IllegalArgumentException e) {
+              LOG.warn("coflow: unknown order from the driver: {}", e.getMessage());
             } catch (RejectedExecutionException e) {
               // stopping
             }
@@ -94,62 +93,46 @@ final class DriverOrders implements RpcEndpoint {
     return PartialFunction$.MODULE$.fromFunction(handle);
   }
 
-  /** Fetches what reducer {@code reducer} of a shuffle will read from other executors. */
-  private void prefetch(int shuffleId, int reducer) {
+  /** Fetches what the order's reducer will read from other executors. */
+  private void prefetch(Messages.FetchOrder order) {
     try {
-      List<PrefetchedBlocks.Source> sources = sources(shuffleId, reducer);
-      if (!sources.isEmpty() && !client.prefetch(shuffleId, reducer, sources)) {
-        LOG.debug("coflow: reducer {} of shuffle {} not fetched early", reducer, shuffleId);
+      List<PrefetchedBlocks.Source> sources = remote(order);
+      if (!sources.isEmpty() && !client.prefetch(order.shuffleId(), order.reducer(), sources)) {
+        LOG.debug(
+            "coflow: reducer {} of shuffle {} not fetched early",
+            order.reducer(),
+            order.shuffleId());
       }
-    } catch (RuntimeException e) { // map outputs lost, the executor stopping: the task fetches
-      LOG.debug("coflow: reducer {} of shuffle {} not fetched early", reducer, shuffleId, e);
+    } catch (RuntimeException e) { // the executor stopping: the task fetches
+      LOG.debug(
+          "coflow: reducer {} of shuffle {} not fetched early",
+          order.reducer(),
+          order.shuffleId(),
+          e);
     }
   }
 
   /**
-   * The reducer's blocks a task on this executor fetches from others, by source, as Spark's fetch
+   * The order's sources a task on this executor fetches from over the network, as Spark's fetch
    * sorts them: blocks of this executor are local, and, with host-local reads, those of another
-   * executor on its host are read from disk; empty blocks are skipped.
+   * executor on its host are read from disk. Takes note of their paced servers on the way.
    */
-  private static List<PrefetchedBlocks.Source> sources(int shuffleId, int reducer) {
-    SparkEnv env = SparkEnv.get();
-    BlockManager bm = env.blockManager();
+  private static List<PrefetchedBlocks.Source> remote(Messages.FetchOrder order) {
+    BlockManager bm = SparkEnv.get().blockManager();
     BlockManagerId self = bm.blockManagerId();
     boolean hostLocal = bm.hostLocalDirManager() != null && bm.hostLocalDirManager().isDefined();
-    scala.collection.Iterator<
-            Tuple2<BlockManagerId, scala.collection.Seq<Tuple3<BlockId, Object, Object>>>>
-        all =
-            env.mapOutputTracker()
-                .getMapSizesByExecutorId(shuffleId, 0, Integer.MAX_VALUE, reducer, reducer + 1);
-    Map<BlockManagerId, List<Tuple3<BlockId, Object, Object>>> remote = new LinkedHashMap<>();
-    while (all.hasNext()) {
-      Tuple2<BlockManagerId, scala.collection.Seq<Tuple3<BlockId, Object, Object>>> next =
-          all.next();
-      BlockManagerId from = next._1();
-      if (from.executorId().equals(self.executorId())
-          || hostLocal && from.host().equals(self.host())) {
+    List<PrefetchedBlocks.Source> sources = new ArrayList<>();
+    for (int i = 0; i < order.execIds().length; i++) {
+      String execId = order.execIds()[i];
+      String host = order.hosts()[i];
+      if (execId.equals(self.executorId()) || hostLocal && host.equals(self.host())) {
         continue;
       }
-      scala.collection.Iterator<Tuple3<BlockId, Object, Object>> blocks = next._2().iterator();
-      while (blocks.hasNext()) {
-        Tuple3<BlockId, Object, Object> b = blocks.next();
-        if ((Long) b._2() > 0) {
-          remote.computeIfAbsent(from, k -> new ArrayList<>()).add(b);
-        }
-      }
+      DriverLink.pacedAt(execId, order.paced()[i]);
+      sources.add(
+          new PrefetchedBlocks.Source(
+              host, order.ports()[i], execId, order.blockIds()[i], order.sizes()[i]));
     }
-    List<PrefetchedBlocks.Source> sources = new ArrayList<>();
-    remote.forEach(
-        (from, blocks) -> {
-          String[] ids = new String[blocks.size()];
-          long[] sizes = new long[blocks.size()];
-          for (int i = 0; i < ids.length; i++) {
-            ids[i] = blocks.get(i)._1().name();
-            sizes[i] = (Long) blocks.get(i)._2();
-          }
-          sources.add(
-              new PrefetchedBlocks.Source(from.host(), from.port(), from.executorId(), ids, sizes));
-        });
     return sources;
   }
 

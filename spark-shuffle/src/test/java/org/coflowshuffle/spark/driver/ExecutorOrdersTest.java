@@ -18,13 +18,27 @@ import org.apache.spark.rpc.RpcEndpointRef;
 import org.coflowshuffle.coordinator.live.ExecutorSlots;
 import org.coflowshuffle.coordinator.live.ReduceTaskRanges;
 import org.coflowshuffle.coordinator.live.ShufflePlacement;
+import org.coflowshuffle.spark.Messages;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /** What the driver orders executors to do; the executors' RPC references are the seam. */
 class ExecutorOrdersTest {
 
-  private final ExecutorOrders orders = new ExecutorOrders();
+  /** Every reducer's blocks: one of 10 bytes on executor 9. */
+  private final ExecutorOrders orders =
+      new ExecutorOrders(
+          (shuffle, reducer) ->
+              new Messages.FetchOrder(
+                  shuffle,
+                  reducer,
+                  new String[] {"9"},
+                  new String[] {"h9"},
+                  new int[] {7337},
+                  new String[] {"h9:4000"},
+                  new String[][] {{"shuffle_" + shuffle + "_0_" + reducer}},
+                  new long[][] {{10}}));
+
   private final MachineExecutors machines = new MachineExecutors();
 
   @AfterEach
@@ -41,6 +55,15 @@ class ExecutorOrdersTest {
 
   private static Object order(int... values) {
     return argThat(o -> o instanceof int[] a && Arrays.equals(a, values));
+  }
+
+  /** An order to fetch reducer {@code reducer} of shuffle {@code shuffle}, as sent. */
+  private static Object fetch(int shuffle, int reducer) {
+    return argThat(
+        o ->
+            o instanceof Object[] wire
+                && Messages.FetchOrder.of(wire).shuffleId() == shuffle
+                && Messages.FetchOrder.of(wire).reducer() == reducer);
   }
 
   @Test
@@ -74,8 +97,30 @@ class ExecutorOrdersTest {
             ReduceTaskRanges.of(new int[] {0, 1, 2}, 4),
             1);
     orders.placed(p, machines);
-    verify(aloneRef).send(order(7, 0));
-    verify(aloneRef, never()).send(order(7, 2)); // a task of two reducers may batch its blocks
-    verify(sharedRef, never()).send(order(7, 1)); // it may start beside its executor
+    verify(aloneRef).send(fetch(7, 0));
+    verify(aloneRef, never()).send(fetch(7, 2)); // a task of two reducers may batch its blocks
+    verify(sharedRef, never()).send(fetch(7, 1)); // it may start beside its executor
+  }
+
+  @Test
+  void aReducerWhoseBlocksAreNotKnownIsLeftToItsTask() {
+    ExecutorOrders lost =
+        new ExecutorOrders(
+            (shuffle, reducer) -> {
+              throw new IllegalStateException("map outputs of shuffle " + shuffle + " lost");
+            });
+    try {
+      RpcEndpointRef ref = mock(RpcEndpointRef.class);
+      ExecutorSlots alone = new ExecutorSlots("1", "h1", 2, "h1");
+      machines.added(alone);
+      lost.register("1", ref);
+      lost.placed(
+          new ShufflePlacement(
+              List.of(7), "rpc", List.of(alone), ReduceTaskRanges.of(new int[] {0}, 1), 1),
+          machines);
+      verify(ref, never()).send(argThat(o -> o instanceof Object[]));
+    } finally {
+      lost.stop();
+    }
   }
 }
