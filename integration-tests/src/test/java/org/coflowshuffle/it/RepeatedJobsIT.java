@@ -62,7 +62,8 @@ class RepeatedJobsIT {
             "placerShuffles",
             "listenerStages",
             "pacedEndpoints",
-            "orderEndpoints")) {
+            "orderEndpoints",
+            "pendingOrders")) {
       assertTrue(d1.has(part), "the plugin ran in the driver: " + d1);
       assertTrue(
           d1.get(part).asInt() <= Math.max(d0.get(part).asInt(), 6),

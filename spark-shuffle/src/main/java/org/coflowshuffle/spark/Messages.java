@@ -32,6 +32,7 @@ public final class Messages {
   /**
    * Where the driver sends an executor its orders: a {@link FetchOrder}'s {@linkplain
    * FetchOrder#wire wire form}, a reducer placed on it to fetch before its task starts; {@code
+   * int[] {shuffleId, reducer}}, drop that fetch, the reducer's task started elsewhere; {@code
    * int[0]}, ask the rates of its flows now. Reply: {@code true}.
    */
   public record OrdersEndpoint(String executorId, org.apache.spark.rpc.RpcEndpointRef orders)

@@ -122,6 +122,7 @@ public final class CoflowDriverPlugin implements DriverPlugin {
               endpoints.remove(executor);
               orders.removed(executor);
             },
+            orders::taskStarted,
             sc.master().startsWith("local-cluster"));
     sc.addSparkListener(progress);
     try {
@@ -510,6 +511,10 @@ public final class CoflowDriverPlugin implements DriverPlugin {
     if (p != null) {
       p.forget(shuffleId);
     }
+    CoflowDriverPlugin self = instance;
+    if (self != null) {
+      self.orders.forget(shuffleId);
+    }
   }
 
   /**
@@ -531,7 +536,8 @@ public final class CoflowDriverPlugin implements DriverPlugin {
         "placerShuffles", p == null ? 0 : p.tracked(),
         "listenerStages", l == null ? 0 : l.tracked(),
         "pacedEndpoints", self == null ? 0 : self.endpoints.size(),
-        "orderEndpoints", self == null ? 0 : self.orders.size());
+        "orderEndpoints", self == null ? 0 : self.orders.size(),
+        "pendingOrders", self == null ? 0 : self.orders.pending());
   }
 
   /**

@@ -32,7 +32,9 @@ import org.slf4j.LoggerFactory;
  * <p>Only a task that reads one reducer, placed on an executor alone on its machine: a task that
  * reads several may fetch them in batches, and one placed on a machine of several executors may
  * start on another of them; either would find nothing fetched for it and fetch the same bytes
- * again.
+ * again. Spark may still run a task elsewhere, when the executor it was placed on has no core free
+ * for longer than {@code spark.locality.wait}: the executor told to fetch for it is then told to
+ * drop that ({@link #taskStarted}), so that the same bytes do not cross the links twice.
  */
 final class ExecutorOrders {
 
@@ -62,6 +64,9 @@ final class ExecutorOrders {
 
   private final Map<String, RpcEndpointRef> executors = new ConcurrentHashMap<>();
 
+  /** The executor told to fetch each reducer ahead ({@link #key}), until its task starts. */
+  private final Map<Long, String> ordered = new ConcurrentHashMap<>();
+
   /** When each executor last asked its rates, {@link System#nanoTime}. */
   private final Map<String, Long> askedAt = new ConcurrentHashMap<>();
 
@@ -81,6 +86,7 @@ final class ExecutorOrders {
   void removed(String executorId) {
     executors.remove(executorId);
     askedAt.remove(executorId);
+    ordered.values().removeIf(executorId::equals);
   }
 
   /** The executor asked the rates of its flows: it is fetching. */
@@ -106,12 +112,39 @@ final class ExecutorOrders {
       for (int shuffleId : placement.shuffleIds()) {
         try {
           ref.send(blocks.order(shuffleId, tasks.first(t)).wire());
+          ordered.put(key(shuffleId, tasks.first(t)), on.executorId());
         } catch (RuntimeException e) { // outputs lost, the executor gone: its task fetches
           LOG.debug("coflow: no order to executor {}", on.executorId(), e);
         }
       }
     }
     askRatesNow();
+  }
+
+  private static long key(int shuffleId, int reducer) {
+    return ((long) shuffleId << 32) | (reducer & 0xffffffffL);
+  }
+
+  /**
+   * The task reading reducer {@code reducer} of a shuffle started on {@code executorId}; if another
+   * executor was told to fetch it ahead, that one is told to drop it, as {@code int[] {shuffleId,
+   * reducer}}.
+   */
+  void taskStarted(int shuffleId, int reducer, String executorId) {
+    String told = ordered.remove(key(shuffleId, reducer));
+    RpcEndpointRef ref = told == null || told.equals(executorId) ? null : executors.get(told);
+    if (ref != null) {
+      try {
+        ref.send(new int[] {shuffleId, reducer});
+      } catch (RuntimeException e) {
+        LOG.debug("coflow: no order to executor {}", told, e);
+      }
+    }
+  }
+
+  /** Spark dropped the shuffle: its orders whose tasks never started are forgotten. */
+  void forget(int shuffleId) {
+    ordered.keySet().removeIf(k -> (int) (k >> 32) == shuffleId);
   }
 
   /**
@@ -154,5 +187,10 @@ final class ExecutorOrders {
   /** Executors taking orders now, for the driver's footprint. */
   int size() {
     return executors.size();
+  }
+
+  /** Reducers ordered ahead whose tasks have not started, for the driver's footprint. */
+  int pending() {
+    return ordered.size();
   }
 }

@@ -21,6 +21,7 @@ import org.apache.spark.scheduler.SparkListenerJobStart;
 import org.apache.spark.scheduler.SparkListenerStageCompleted;
 import org.apache.spark.scheduler.SparkListenerStageSubmitted;
 import org.apache.spark.scheduler.SparkListenerTaskEnd;
+import org.apache.spark.scheduler.SparkListenerTaskStart;
 import org.apache.spark.scheduler.StageInfo;
 import org.coflowshuffle.coordinator.live.ExecutorSlots;
 import org.coflowshuffle.coordinator.live.ReduceTaskRanges;
@@ -34,7 +35,8 @@ import scala.jdk.javaapi.CollectionConverters;
  * Feeds the coordinator what Spark's listener bus tells: executors joining and leaving, reduce
  * tasks ending (their reducers stop competing for bandwidth: one, or the run a task of coalesced
  * partitions read), and stages that read a shuffle completing (that shuffle's flows are then done
- * and it no longer competes with later ones).
+ * and it no longer competes with later ones). Tells where reduce tasks start, which is not always
+ * where they were placed.
  */
 final class ShuffleProgressListener extends SparkListener {
 
@@ -82,6 +84,14 @@ final class ShuffleProgressListener extends SparkListener {
   /** Told of each executor that left, for what else is kept per executor. */
   private final Consumer<String> executorGone;
 
+  /** Where a reduce task started, for each reducer it reads alone. */
+  @FunctionalInterface
+  interface ReducerStarted {
+    void started(int shuffleId, int reducer, String executorId);
+  }
+
+  private final ReducerStarted reducerStarted;
+
   /**
    * Each executor stands for a machine of its own, as in Spark's {@code local-cluster} mode, whose
    * executors share one host to emulate a cluster; otherwise executors on one host share its links.
@@ -96,11 +106,13 @@ final class ShuffleProgressListener extends SparkListener {
       Function<Integer, Optional<ShufflePlacement>> placements,
       Function<List<Integer>, List<HostRate>> traffic,
       Consumer<String> executorGone,
+      ReducerStarted reducerStarted,
       boolean executorsAlone) {
     this.coordinator = coordinator;
     this.placements = placements;
     this.traffic = traffic;
     this.executorGone = executorGone;
+    this.reducerStarted = reducerStarted;
     this.executorsAlone = executorsAlone;
   }
 
@@ -188,6 +200,21 @@ final class ShuffleProgressListener extends SparkListener {
   /** Stages and jobs tracked now: for counting what a long-running application holds. */
   int tracked() {
     return shufflesRead.size() + stagesOfJob.size();
+  }
+
+  @Override
+  public void onTaskStart(SparkListenerTaskStart start) {
+    List<Integer> read = shufflesRead.get(start.stageId());
+    if (read == null) {
+      return;
+    }
+    int task = start.taskInfo().partitionId();
+    for (int s : read) {
+      ReduceTaskRanges tasks = placements.apply(s).map(ShufflePlacement::tasks).orElse(null);
+      if (tasks != null && task < tasks.tasks() && tasks.end(task) - tasks.first(task) == 1) {
+        reducerStarted.started(s, tasks.first(task), start.taskInfo().executorId());
+      }
+    }
   }
 
   @Override

@@ -31,7 +31,9 @@ import scala.runtime.BoxedUnit;
  * stage is submitted, and the task, which may wait for a core and then for its map output locations
  * and broadcasts, finds its blocks fetched or on their way ({@link PrefetchedBlocks}). The blocks
  * are the ones the task's fetch would ask for (remote, not empty; Spark's own map output locations,
- * which come with the order), fetched on the same paced flows at the coordinator's rates.
+ * which come with the order), fetched on the same paced flows at the coordinator's rates. {@code
+ * int[] {shuffleId, reducer}}: that reducer's task started on another executor, so what is fetched
+ * ahead for it here is dropped.
  *
  * <p>It is an endpoint of Spark's RPC environment, the way the driver reaches an executor (the
  * plugin API only lets executors ask the driver), so orders ride Spark's authenticated, optionally
@@ -76,6 +78,12 @@ final class DriverOrders implements RpcEndpoint {
         message -> {
           if (message instanceof int[] order && order.length == 0) {
             client.refreshNow();
+          } else if (message instanceof int[] order && order.length == 2) {
+            try { // after the order it drops, which the same thread runs
+              worker.execute(() -> client.dropPrefetch(order[0], order[1]));
+            } catch (RejectedExecutionException e) {
+              // stopping
+            }
           } else if (message instanceof Object[] wire) {
             try {
               Messages.FetchOrder order = Messages.FetchOrder.of(wire);

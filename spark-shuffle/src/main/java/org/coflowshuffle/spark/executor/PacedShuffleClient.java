@@ -105,15 +105,28 @@ final class PacedShuffleClient extends BlockStoreClient {
     final Map<Integer, Progress> progress = new TreeMap<>();
     volatile double rate;
 
+    /** The reducer it fetches ahead of its task ({@link #prefetch}), or -1 for a task's fetch. */
+    final int ahead;
+
+    /** Dropped with its reducer's early fetch: what it brings goes nowhere, and nothing is told. */
+    volatile boolean dropped;
+
     /** Since when the flow has been held below {@link #STALLED_RATE}; 0 while it moves. */
     long stalledSince;
 
-    Flow(String id, PacedFetchClient client, int shuffleId, Set<Integer> reducers, String source) {
+    Flow(
+        String id,
+        PacedFetchClient client,
+        int shuffleId,
+        Set<Integer> reducers,
+        String source,
+        int ahead) {
       this.id = id;
       this.client = client;
       this.shuffleId = shuffleId;
       this.reducers = reducers;
       this.source = source;
+      this.ahead = ahead;
       reducers.forEach(r -> progress.put(r, new Progress()));
       this.rate = rates(List.of(this))[0];
     }
@@ -299,7 +312,7 @@ final class PacedShuffleClient extends BlockStoreClient {
       DownloadFileManager downloadFileManager) {
     String[] rest = early.claim(blockIds, listener);
     if (rest.length > 0) {
-      fetchPaced(host, port, execId, rest, listener, downloadFileManager);
+      fetchPaced(host, port, execId, rest, listener, downloadFileManager, -1);
     }
   }
 
@@ -314,9 +327,36 @@ final class PacedShuffleClient extends BlockStoreClient {
     }
     for (PrefetchedBlocks.Source s : sources) {
       fetchPaced(
-          s.host(), s.port(), s.execId(), s.blockIds(), early.listener(shuffleId, reducer), null);
+          s.host(),
+          s.port(),
+          s.execId(),
+          s.blockIds(),
+          early.listener(shuffleId, reducer),
+          null,
+          reducer);
     }
     return true;
+  }
+
+  /**
+   * Drops what is fetched ahead for a reducer whose task started on another executor: its flows
+   * stop, with no fallback to Spark's client, and its blocks are released. Nothing happens when its
+   * task asked here already.
+   */
+  void dropPrefetch(int shuffleId, int reducer) {
+    if (early.drop(shuffleId, reducer)) {
+      for (Flow f : active) {
+        if (f.shuffleId == shuffleId && f.ahead == reducer) {
+          drop(f);
+        }
+      }
+    }
+  }
+
+  private void drop(Flow f) {
+    f.dropped = true;
+    active.remove(f);
+    f.client.close(); // its fetches fail: dropped, they fall back to nothing
   }
 
   private void fetchPaced(
@@ -325,7 +365,8 @@ final class PacedShuffleClient extends BlockStoreClient {
       String execId,
       String[] blockIds,
       BlockFetchingListener listener,
-      DownloadFileManager downloadFileManager) {
+      DownloadFileManager downloadFileManager,
+      int ahead) {
     int shuffleId = -1;
     Set<Integer> reducers = new TreeSet<>();
     for (String b : blockIds) {
@@ -354,7 +395,7 @@ final class PacedShuffleClient extends BlockStoreClient {
       starter.execute(
           () -> {
             try {
-              start(target, shuffle, reducers, host, port, execId, blockIds, listener);
+              start(target, shuffle, reducers, host, port, execId, blockIds, listener, ahead);
             } catch (RuntimeException e) {
               // the flow could not start
               fallBack("start", shuffle, reducers, execId, e, host, port, blockIds, listener);
@@ -373,7 +414,8 @@ final class PacedShuffleClient extends BlockStoreClient {
       int port,
       String execId,
       String[] blockIds,
-      BlockFetchingListener listener) {
+      BlockFetchingListener listener,
+      int ahead) {
     PacedFetchClient client;
     try {
       client = connections.connect(target.host(), target.port());
@@ -382,8 +424,12 @@ final class PacedShuffleClient extends BlockStoreClient {
       return;
     }
     String flowId = shuffleId + "/" + reducers + "/" + execId + "/" + flowIds.incrementAndGet();
-    Flow flow = new Flow(flowId, client, shuffleId, reducers, execId);
+    Flow flow = new Flow(flowId, client, shuffleId, reducers, execId, ahead);
     active.add(flow);
+    if (ahead >= 0 && !early.expects(shuffleId, ahead)) {
+      drop(flow); // dropped while it connected
+      return;
+    }
     Set<String> left = ConcurrentHashMap.newKeySet();
     left.addAll(List.of(blockIds));
     AtomicBoolean failed = new AtomicBoolean();
@@ -404,7 +450,9 @@ final class PacedShuffleClient extends BlockStoreClient {
                   })
               .whenComplete(
                   (size, error) -> {
-                    if (error == null && !failed.get() && left.remove(blockId)) {
+                    if (flow.dropped) {
+                      buf.release();
+                    } else if (error == null && !failed.get() && left.remove(blockId)) {
                       bytes.addAndGet(size);
                       ManagedBuffer managed = new NettyManagedBuffer(buf);
                       try {
@@ -431,6 +479,9 @@ final class PacedShuffleClient extends BlockStoreClient {
               active.remove(flow);
               client.close();
               pacedBytes.addAndGet(bytes.get());
+              if (flow.dropped) {
+                return; // the reducer's task fetches on another executor, which reports
+              }
               flow.progress.forEach(
                   (r, p) -> {
                     // also with nothing untold: the driver hands what the flow leaves to others

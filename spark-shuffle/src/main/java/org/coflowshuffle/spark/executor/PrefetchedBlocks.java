@@ -223,6 +223,41 @@ final class PrefetchedBlocks {
     return rest.size() == blockIds.length ? blockIds : rest.toArray(new String[0]);
   }
 
+  /** Whether a reducer's blocks are registered to be fetched early and not dropped. */
+  boolean expects(int shuffleId, int reducer) {
+    return reducers.containsKey(key(shuffleId, reducer));
+  }
+
+  /**
+   * Drops a reducer's blocks, held or on their way (those still to arrive are let go), unless its
+   * task asked for them: it runs on another executor. Returns whether they were dropped.
+   */
+  boolean drop(int shuffleId, int reducer) {
+    Reducer r = reducers.get(key(shuffleId, reducer));
+    if (r == null) {
+      return false;
+    }
+    synchronized (r) {
+      if (r.started) {
+        return false;
+      }
+      release(r);
+    }
+    reducers.remove(key(shuffleId, reducer), r);
+    return true;
+  }
+
+  /** Releases what a reducer holds; the caller holds its lock. */
+  private void release(Reducer r) {
+    for (Block b : r.blocks.values()) {
+      held.addAndGet(-b.size);
+      if (b.data != null) {
+        b.data.release();
+      }
+    }
+    r.blocks.clear();
+  }
+
   /** Spark dropped the shuffle: what was fetched early for it goes. */
   void forget(int shuffleId) {
     reducers
@@ -234,13 +269,7 @@ final class PrefetchedBlocks {
               }
               Reducer r = e.getValue();
               synchronized (r) {
-                for (Block b : r.blocks.values()) {
-                  held.addAndGet(-b.size);
-                  if (b.data != null) {
-                    b.data.release();
-                  }
-                }
-                r.blocks.clear();
+                release(r);
               }
               return true;
             });

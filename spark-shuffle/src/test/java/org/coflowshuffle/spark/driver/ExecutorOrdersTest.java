@@ -4,6 +4,7 @@
  */
 package org.coflowshuffle.spark.driver;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.ArgumentMatchers.argThat;
 import static org.mockito.Mockito.mock;
@@ -100,6 +101,42 @@ class ExecutorOrdersTest {
     verify(aloneRef).send(fetch(7, 0));
     verify(aloneRef, never()).send(fetch(7, 2)); // a task of two reducers may batch its blocks
     verify(sharedRef, never()).send(fetch(7, 1)); // it may start beside its executor
+  }
+
+  @Test
+  void aTaskStartedAwayFromTheExecutorFetchingAheadForItHasThatOneDropIt() {
+    ExecutorSlots one = new ExecutorSlots("1", "h1", 2, "h1");
+    ExecutorSlots two = new ExecutorSlots("2", "h2", 2, "h2");
+    RpcEndpointRef oneRef = executor(one);
+    RpcEndpointRef twoRef = executor(two);
+    orders.placed(
+        new ShufflePlacement(
+            List.of(7), "rpc", List.of(one, two), ReduceTaskRanges.of(new int[] {0, 1}, 2), 1),
+        machines);
+    assertEquals(2, orders.pending());
+    orders.taskStarted(7, 0, "1"); // where it was placed: nothing to drop
+    orders.taskStarted(7, 1, "1"); // Spark ran it on executor 1, not on 2
+    verify(twoRef).send(order(7, 1));
+    verify(oneRef, never()).send(order(7, 0));
+    orders.taskStarted(7, 1, "2"); // a retry: the order was dropped already
+    verify(twoRef, times(1)).send(order(7, 1));
+    assertEquals(0, orders.pending(), "nothing is kept once the tasks started");
+  }
+
+  @Test
+  void ordersWhoseTasksNeverStartedGoWithTheirShuffleOrTheirExecutor() {
+    ExecutorSlots one = new ExecutorSlots("1", "h1", 2, "h1");
+    ExecutorSlots two = new ExecutorSlots("2", "h2", 2, "h2");
+    executor(one);
+    executor(two);
+    orders.placed(
+        new ShufflePlacement(
+            List.of(7), "rpc", List.of(one, two), ReduceTaskRanges.of(new int[] {0, 1}, 2), 1),
+        machines);
+    orders.removed("2");
+    assertEquals(1, orders.pending());
+    orders.forget(7);
+    assertEquals(0, orders.pending());
   }
 
   @Test

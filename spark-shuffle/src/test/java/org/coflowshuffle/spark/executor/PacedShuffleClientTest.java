@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.Mockito.doAnswer;
 import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.never;
 import static org.mockito.Mockito.timeout;
 import static org.mockito.Mockito.verify;
 import static org.mockito.Mockito.when;
@@ -213,10 +214,11 @@ class PacedShuffleClientTest {
   }
 
   /**
-   * A client whose driver holds every flow (rate 0), noting how many questions each rate ask
-   * carried; flows held 600 ms go unpaced.
+   * A client whose driver (now {@link #driver}) holds every flow (rate 0), noting how many
+   * questions each rate ask carried; flows held {@code stallMillis} go unpaced.
    */
-  private PacedShuffleClient heldClient(List<Integer> questionsPerAsk) throws Exception {
+  private PacedShuffleClient heldClient(List<Integer> questionsPerAsk, long stallMillis)
+      throws Exception {
     PluginContext holding = mock(PluginContext.class);
     int port = serverPort;
     when(holding.ask(any()))
@@ -231,17 +233,18 @@ class PacedShuffleClientTest {
             });
     DriverLink.disconnect();
     DriverLink.connect(holding);
+    driver = holding;
     return new PacedShuffleClient(
         spark,
         PacedShuffleClient.executorServers(),
         connections(),
         EARLY,
-        TimeUnit.MILLISECONDS.toNanos(600));
+        TimeUnit.MILLISECONDS.toNanos(stallMillis));
   }
 
   @Test
   void aFlowHeldPastTheStallLimitGoesUnpaced() throws Exception {
-    PacedShuffleClient held = heldClient(new CopyOnWriteArrayList<>());
+    PacedShuffleClient held = heldClient(new CopyOnWriteArrayList<>(), 600);
     try {
       Collected got = new Collected();
       long start = System.nanoTime();
@@ -259,7 +262,7 @@ class PacedShuffleClientTest {
   @Test
   void theFlowsOfAnExecutorAskTheirRatesInOneMessage() throws Exception {
     List<Integer> questionsPerAsk = new CopyOnWriteArrayList<>();
-    PacedShuffleClient held = heldClient(questionsPerAsk);
+    PacedShuffleClient held = heldClient(questionsPerAsk, 600);
     try {
       Collected first = new Collected();
       Collected second = new Collected();
@@ -400,6 +403,49 @@ class PacedShuffleClientTest {
     } finally {
       small.stop();
     }
+  }
+
+  /** Waits until {@code c} has {@code n} flows fetching; returns how many it has then. */
+  private static int awaitFlows(PacedShuffleClient c, int n) throws InterruptedException {
+    long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (c.footprint().get("activeFlows") != n && System.nanoTime() < end) {
+      Thread.sleep(10);
+    }
+    return c.footprint().get("activeFlows");
+  }
+
+  @Test
+  void whatIsFetchedAheadForATaskThatStartedElsewhereIsDroppedNotFetchedBySpark() throws Exception {
+    PacedShuffleClient held = heldClient(new CopyOnWriteArrayList<>(), 60_000);
+    try {
+      assertTrue(held.prefetch(0, 0, reducer0("shuffle_0_0_0")));
+      assertEquals(1, awaitFlows(held, 1), "the early fetch is held at rate 0");
+      held.dropPrefetch(0, 0); // its task started on another executor
+      assertEquals(0, held.footprint().get("activeFlows"));
+      assertEquals(0, held.footprint().get("prefetchedReducers"), "its blocks are let go");
+      long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+      while (held.footprint().get("pacedConnections") > 0 && System.nanoTime() < end) {
+        Thread.sleep(10);
+      }
+      assertEquals(0, held.footprint().get("pacedConnections"), "its connection is closed");
+      Thread.sleep(200);
+      assertEquals(List.of(), sparkFetched, "nothing falls back to Spark's client");
+      verify(driver, never()).send(any(Messages.Unpaced.class));
+      verify(driver, never()).send(any(Messages.Delivered.class));
+    } finally {
+      held.stop();
+    }
+  }
+
+  @Test
+  void aReducerWhoseTaskAskedHereIsNotDropped() throws Exception {
+    assertTrue(client.prefetch(0, 0, reducer0("shuffle_0_0_0")));
+    Collected got = new Collected();
+    client.fetchBlocks("h", 1, "exec-1", new String[] {"shuffle_0_0_0"}, got, null);
+    client.dropPrefetch(0, 0); // an order that crossed the task's start here
+    got.await(1);
+    assertArrayEquals(content, got.blocks.get("shuffle_0_0_0"));
+    assertEquals(1, served.get(), "fetched once, for the task");
   }
 
   @Test

@@ -231,6 +231,8 @@ final class FetchingCoflow {
    * A task fetches from {@code executor} on {@code machine}: where it really runs, which is not
    * where it was placed when Spark gave up waiting for that executor. What it reads from the
    * machine it was placed on then crosses the network, and what it reads from its own does not.
+   * What another executor received for it (fetched ahead on the executor it was placed on) is not
+   * this one's: its flows start over.
    *
    * @return whether this changed anything
    */
@@ -241,6 +243,7 @@ final class FetchingCoflow {
         || executor.equals(reducerExecutors[task])) {
       return false;
     }
+    restart(task);
     reducerExecutors[task] = executor;
     reducerMachines[task] = machine;
     networkFlowsLeft[task] = 0;
@@ -404,8 +407,8 @@ final class FetchingCoflow {
   }
 
   /**
-   * A task that ended asks again: a retry, which fetches every flow anew, whatever the failed
-   * attempt had received of it.
+   * The task fetches every flow anew, whatever was received of it before: a retry of a task that
+   * ended, or a task fetching on another executor than the one that fetched for it so far.
    */
   private void restart(int task) {
     for (int k = 0; k < remaining.length; k++) {

@@ -778,6 +778,24 @@ class LiveCoordinatorTest {
   }
 
   @Test
+  void aTaskFetchingAwayFromTheExecutorThatFetchedAheadForItFetchesEverythingAgain()
+      throws Exception {
+    LiveCoordinator c = new LiveCoordinator("rpc", SchemeOptions.defaults(), 100 * MB, () -> 0.0);
+    c.executorAdded(new ExecutorSlots("R", "hostR", 1));
+    c.executorAdded(new ExecutorSlots("Q", "hostQ", 1));
+    c.mapOutput(3, 0, "s0", new long[] {50_000_000});
+    String placed = c.place(3, 1, 1).executorOf(0).executorId();
+    String elsewhere = placed.equals("R") ? "Q" : "R";
+    assertEquals(100 * MB * LINK, c.rate(3, 0, "s0", placed), 1e-3, "fetched ahead");
+    c.delivered(3, 0, "s0", 30_000_000);
+    // Spark ran the task on the other executor, which has none of the 30 MB.
+    assertEquals(100 * MB * LINK, c.rate(3, 0, "s0", elsewhere), 1e-3);
+    c.delivered(3, 0, "s0", 30_000_000);
+    assertEquals(
+        100 * MB * LINK, c.rate(3, 0, "s0", elsewhere), 1e-3, "20 MB left there, not over");
+  }
+
+  @Test
   void aFlowAskedForAfterItsCountSaysItIsOverIsNotHeld() throws Exception {
     LiveCoordinator c = new LiveCoordinator("rpc", SchemeOptions.defaults(), 100 * MB, () -> 0.0);
     c.executorAdded(new ExecutorSlots("R", "hostR", 1));
