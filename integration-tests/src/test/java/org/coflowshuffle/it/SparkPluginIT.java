@@ -192,6 +192,26 @@ class SparkPluginIT {
   }
 
   @Test
+  void withPlacementOffSparkPlacesReducersAndTheCoordinatorStillPacesTheirFlows() throws Exception {
+    JsonNode run =
+        runs.run(
+            "rates-only",
+            plugin(
+                Map.of(
+                    "spark.shuffle.readHostLocalDisk", "false",
+                    "spark.coflow.placement.enabled", "false")),
+            true);
+    runs.assertSameResults(run, "rates only");
+    String log = Files.readString(runs.log("rates-only"));
+    assertTrue(log.contains("coflow: Spark places reducers, their flows are paced by scheme rpc"));
+    assertTrue(log.contains("; Spark places its reducers"), "each coflow is known, not placed");
+    Matcher use = Pattern.compile("the planned rates took at most ([0-9.]+)%").matcher(log);
+    assertTrue(use.find(), "the coordinator planned rates");
+    assertTrue(Double.parseDouble(use.group(1)) > 0, "its flows were paced: " + use.group());
+    assertTrue(runs.pacedBytes(run) > 1_000_000, "through the paced fetch");
+  }
+
+  @Test
   void withSpeculationResultsStayStockAndFetchesPaced() throws Exception {
     // Speculative copies of tasks as eagerly as Spark allows: a copy of a reduce task fetches the
     // same flows from wherever it runs, and whichever attempt ends first wins.

@@ -59,8 +59,10 @@ public record CoflowSparkConf(
           "spark.coflow.placement.enabled",
           true,
           SINCE,
-          "Steer reduce tasks to the executors the coordinator chose; `false` only collects sizes. In"
-              + " local mode (one executor: nothing to place) only when set to `true`.");
+          "Steer reduce tasks to the executors the coordinator chose; `false` leaves them to Spark,"
+              + " whose flows the coordinator still paces (Varys' rates without placement) unless"
+              + " `spark.coflow.fetch.paced` is `false`. In local mode (one executor: nothing to place) only when set to"
+              + " `true`.");
   public static final ConfigKey<Boolean> NEW_EXECUTORS =
       ConfigKey.bool(
           "spark.coflow.placement.newExecutors",

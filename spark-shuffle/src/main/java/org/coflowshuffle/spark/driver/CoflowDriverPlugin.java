@@ -113,6 +113,7 @@ public final class CoflowDriverPlugin implements DriverPlugin {
     progress =
         new ShuffleProgressListener(
             coordinator,
+            CoflowDriverPlugin::registered,
             CoflowDriverPlugin::placement,
             shuffles -> {
               sampleTraffic(coordinator); // up to the stage's end
@@ -147,14 +148,15 @@ public final class CoflowDriverPlugin implements DriverPlugin {
         STATUS_SECONDS,
         STATUS_SECONDS,
         TimeUnit.SECONDS);
-    if (conf.placement()
-        && sc.isLocal()
-        && !sc.getConf().contains(CoflowSparkConf.PLACEMENT.name())) {
-      LOG.info(
-          "coflow: Spark places reducers itself: local mode has one executor, nothing to place (set"
-              + " {}=true to place anyway)",
-          CoflowSparkConf.PLACEMENT.name());
-    } else if (conf.placement()) {
+    String placementKey = CoflowSparkConf.PLACEMENT.name();
+    if (sc.isLocal() && !(conf.placement() && sc.getConf().contains(placementKey))) {
+      if (conf.placement()) {
+        LOG.info(
+            "coflow: Spark places reducers itself: local mode has one executor, nothing to place"
+                + " (set {}=true to place anyway)",
+            placementKey);
+      }
+    } else if (conf.placement() || CoflowSparkConf.pacedFetch(sc.getConf())) {
       try {
         ReducerPlacer p =
             new ReducerPlacer(
@@ -173,7 +175,8 @@ public final class CoflowDriverPlugin implements DriverPlugin {
                   }
                 },
                 progress.machines,
-                orders);
+                orders,
+                conf.placement());
         String by =
             conf.coordinator() == null
                 ? "scheme " + conf.scheme()
@@ -206,7 +209,8 @@ public final class CoflowDriverPlugin implements DriverPlugin {
       int rewritten = PreferredLocationsHook.install(p.stageHook(), p.rddHook(), p.taskHook());
       placer = p;
       LOG.info(
-          "coflow: reducers are placed by {} (hooks ready in {} ms, {})",
+          "coflow: {} {} (hooks ready in {} ms, {})",
+          p.steers() ? "reducers are placed by" : "Spark places reducers, their flows are paced by",
           by,
           (System.nanoTime() - start) / 1_000_000,
           rewritten == 0
@@ -545,6 +549,15 @@ public final class CoflowDriverPlugin implements DriverPlugin {
    * Spark dropped the shuffle: for tools that compare it with where tasks really ran.
    */
   public static Optional<ShufflePlacement> placement(int shuffleId) {
+    ReducerPlacer p = placer;
+    return p == null || !p.steers() ? Optional.empty() : p.recent(shuffleId);
+  }
+
+  /**
+   * The placement registered for a shuffle, whether its tasks went there or Spark placed them
+   * ({@code spark.coflow.placement.enabled=false}): which reducers each task reads.
+   */
+  private static Optional<ShufflePlacement> registered(int shuffleId) {
     ReducerPlacer p = placer;
     return p == null ? Optional.empty() : p.recent(shuffleId);
   }

@@ -49,6 +49,11 @@ import scala.jdk.javaapi.CollectionConverters;
  * answer with its executor. A stage's coflow weighs what its job's scheduler pool does ({@link
  * PoolWeights}).
  *
+ * <p>With {@code steers} false ({@code spark.coflow.placement.enabled=false}) it makes the same
+ * placements, so that the coordinator knows each stage's coflow and sets its flows' rates, but
+ * answers Spark's own locations: Spark places the reducers, and the coordinator paces them where
+ * they run (from their tasks' rate questions), as Varys would.
+ *
  * <p>It runs inside Spark's scheduler thread, so it never throws: when the coordinator cannot place
  * a shuffle it answers null, which keeps Spark's answer, and logs why once per shuffle, unless the
  * question came before the shuffle's map stage ended (a {@code coalesce} plans its partitions from
@@ -67,6 +72,7 @@ final class ReducerPlacer {
   private final LongConsumer decided;
   private final MachineExecutors machines;
   private final ExecutorOrders orders;
+  private final boolean steers;
 
   /** The shuffles (each set a stage reads) whose fallback was logged already. */
   private final Set<List<Integer>> logged = ConcurrentHashMap.newKeySet();
@@ -88,6 +94,7 @@ final class ReducerPlacer {
    *     the cause ({@link #cause})
    * @param decided told how long the coordinator took to make each placement, nanoseconds
    * @param orders told each placement of a stage, to have its reducers fetched before their tasks
+   * @param steers whether reduce tasks go where placed; if not, Spark places them (see the class)
    */
   ReducerPlacer(
       ShuffleCoordinator coordinator,
@@ -95,13 +102,20 @@ final class ReducerPlacer {
       Consumer<String> keptSpark,
       LongConsumer decided,
       MachineExecutors machines,
-      ExecutorOrders orders) {
+      ExecutorOrders orders,
+      boolean steers) {
     this.coordinator = coordinator;
     this.machines = machines;
     this.orders = orders;
+    this.steers = steers;
     this.jobWeight = jobWeight;
     this.keptSpark = keptSpark;
     this.decided = decided;
+  }
+
+  /** Whether reduce tasks go where placed (else Spark places them, and only rates are set). */
+  boolean steers() {
+    return steers;
   }
 
   /** The placement made for a shuffle, also after Spark dropped it (the last 4096 are kept). */
@@ -214,7 +228,9 @@ final class ReducerPlacer {
       ShufflePlacement p =
           coordinator.placeTogether(ids, maps, tasks, jobWeight.applyAsDouble(jobId));
       remember(p, System.nanoTime() - start);
-      orders.placed(p, machines);
+      if (steers) {
+        orders.placed(p, machines);
+      }
     } catch (PlacementUnavailable | RuntimeException e) {
       sayOnce(Arrays.stream(ids).boxed().toList(), e);
     }
@@ -232,8 +248,9 @@ final class ReducerPlacer {
               shuffleId, dep.rdd().getNumPartitions(), dep.partitioner().numPartitions());
       long nanos = System.nanoTime() - start;
       remember(placement, nanos);
-      return CollectionConverters.asScala(machines.locations(placement.executorOf(reducer)))
-          .toList();
+      return steers
+          ? CollectionConverters.asScala(machines.locations(placement.executorOf(reducer))).toList()
+          : null;
     } catch (PlacementUnavailable e) {
       if (mapStageRunning(dep)) {
         return null; // asked early (a coalesce plans its partitions first): Spark asks again
@@ -273,6 +290,14 @@ final class ReducerPlacer {
     }
     decided.accept(nanos);
     ReduceTaskRanges tasks = placement.tasks();
+    if (!steers) {
+      LOG.info(
+          "coflow: shuffle {} ({} reducers) paced by {}; Spark places its reducers",
+          placement.shuffleIds(),
+          tasks.reducers(),
+          placement.scheme());
+      return;
+    }
     LOG.info(
         "coflow: shuffle {} ({} reducers{}{}) placed by {} on executors {}",
         placement.shuffleIds(),

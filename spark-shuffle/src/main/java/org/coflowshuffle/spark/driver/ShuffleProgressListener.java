@@ -45,6 +45,9 @@ final class ShuffleProgressListener extends SparkListener {
   /** The placement made for a shuffle, which says the reducers each of its stage's tasks read. */
   private final Function<Integer, Optional<ShufflePlacement>> placements;
 
+  /** The same, only where its tasks were sent there (not where Spark places them itself). */
+  private final Function<Integer, Optional<ShufflePlacement>> steered;
+
   /** Stage id to the shuffles it reads, learned when a job starts (skipped stages included). */
   private final Map<Integer, List<Integer>> shufflesRead = new ConcurrentHashMap<>();
 
@@ -104,12 +107,14 @@ final class ShuffleProgressListener extends SparkListener {
   ShuffleProgressListener(
       ShuffleCoordinator coordinator,
       Function<Integer, Optional<ShufflePlacement>> placements,
+      Function<Integer, Optional<ShufflePlacement>> steered,
       Function<List<Integer>, List<HostRate>> traffic,
       Consumer<String> executorGone,
       ReducerStarted reducerStarted,
       boolean executorsAlone) {
     this.coordinator = coordinator;
     this.placements = placements;
+    this.steered = steered;
     this.traffic = traffic;
     this.executorGone = executorGone;
     this.reducerStarted = reducerStarted;
@@ -245,7 +250,7 @@ final class ShuffleProgressListener extends SparkListener {
     String host = end.taskInfo().host();
     long bytes =
         end.taskMetrics() == null ? 0 : end.taskMetrics().shuffleReadMetrics().totalBytesRead();
-    Optional<ShufflePlacement> placed = placements.apply(shuffle);
+    Optional<ShufflePlacement> placed = steered.apply(shuffle);
     t.tasks++;
     t.bytesRead += bytes;
     t.ranOn.merge(host, 1, Integer::sum);
