@@ -51,13 +51,18 @@ final class DifferentialRuns {
 
   private final JsonNode stock;
 
-  private DifferentialRuns(Path root, Path spark, String tag) throws Exception {
+  /** Runs on {@code spark} compared with {@code stock}'s results, or with its own stock run. */
+  private DifferentialRuns(Path root, Path spark, String tag, DifferentialRuns stock)
+      throws Exception {
     this.root = root;
     this.spark = spark;
     this.tag = tag;
     jars = TerasortCommand.Jars.find(root);
     work = Files.createDirectories(root.resolve("integration-tests/target/it-work"));
-    stock = json.readTree(submit("stock", Map.of(), false, List.of()).toFile());
+    this.stock =
+        stock != null
+            ? stock.stock
+            : json.readTree(submit("stock", Map.of(), false, List.of()).toFile());
   }
 
   private static Path root() {
@@ -68,14 +73,16 @@ final class DifferentialRuns {
   static synchronized DifferentialRuns get() throws Exception {
     if (shared == null) {
       Path root = root();
-      shared = new DifferentialRuns(root, SparkDistribution.home(root, System.err), "");
+      shared = new DifferentialRuns(root, SparkDistribution.home(root, System.err), "", null);
     }
     return shared;
   }
 
   /**
-   * Runs on another Spark release, {@code pyspark==version} from PyPI, with its own stock run;
-   * their files are named {@code differential-VERSION-NAME}.
+   * Runs on another Spark release, {@code pyspark==version} from PyPI, their files named {@code
+   * differential-VERSION-NAME}. Their results are compared with the targeted release's stock run:
+   * the queries ask nothing whose answer a release may change (every digest is of a total order or
+   * of sorted rows).
    */
   static synchronized DifferentialRuns release(String version) throws Exception {
     DifferentialRuns r = releases.get(version);
@@ -83,7 +90,7 @@ final class DifferentialRuns {
       Path root = root();
       r =
           new DifferentialRuns(
-              root, SparkDistribution.release(root, version, System.err), version + "-");
+              root, SparkDistribution.release(root, version, System.err), version + "-", get());
       releases.put(version, r);
     }
     return r;

@@ -248,6 +248,12 @@ public final class TestbedYarn implements AutoCloseable {
     site.put("yarn.nodemanager.pmem-check-enabled", "false");
     site.put("yarn.nodemanager.disk-health-checker.max-disk-utilization-per-disk-percentage", "99");
     site.put("yarn.log-aggregation-enable", "false");
+    // Containers' JVMs take the options the daemons were started with (YARN's default list, then
+    // JAVA_TOOL_OPTIONS), as processes started on this machine would.
+    site.put(
+        "yarn.nodemanager.env-whitelist",
+        "JAVA_HOME,HADOOP_COMMON_HOME,HADOOP_HDFS_HOME,HADOOP_CONF_DIR,CLASSPATH_PREPEND_DISTCACHE,"
+            + "HADOOP_YARN_HOME,HADOOP_HOME,PATH,LANG,TZ,JAVA_TOOL_OPTIONS");
     // A killed NodeManager is noticed in seconds, not YARN's ten minutes; one that recovers is
     // given a minute to come back.
     site.put("yarn.nm.liveness-monitor.expiry-interval-ms", nodes.recovery() ? "60000" : "15000");

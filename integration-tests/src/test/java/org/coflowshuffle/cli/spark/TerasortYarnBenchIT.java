@@ -58,9 +58,12 @@ class TerasortYarnBenchIT {
       assertTrue(summary.get(run).get("averageFetchCct").asDouble() > 0, run);
       assertEquals(3, summary.get(run).get("reduceHosts").size(), run + ": hosts of each job");
     }
-    for (String run : List.of("rates-only", "rpc")) { // the flow model of the run's own layout
+    for (String run : List.of("rates-only", "rpc")) { // paced, and the model of its own layout
       assertTrue(summary.get(run).get("modelCct").asDouble() > 0, run + ": " + summary);
       assertTrue(summary.get(run).get("liveOverModel").asDouble() > 0, run + ": " + summary);
+      assertTrue(
+          summary.get(run).get("peakLinkUse").asDouble() > 0,
+          run + ": the coordinator planned its flows' rates: " + summary);
     }
     double match = summary.get("placementMatch").asDouble();
     assertTrue(match > 0 && match <= 1, "placement match " + match);
