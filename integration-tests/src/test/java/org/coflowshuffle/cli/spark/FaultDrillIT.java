@@ -21,7 +21,7 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * {@code coflow bench faults}, every scenario, on real YARN on the testbed (needs root, as CI has):
  * each terasort validates and none hangs; the NodeManager restarted with recovery costs no map
  * output, the coordinator's faults none either, and a lost executor or cut-off host is recomputed.
- * A heavy drill (about six minutes here): {@code -Dcoflow.drills=false} skips it.
+ * A heavy drill (about seven minutes on a 2-core VM): {@code -Dcoflow.drills=false} skips it.
  */
 @EnabledIfSystemProperty(named = "coflow.drills", matches = "true")
 class FaultDrillIT {
