@@ -51,18 +51,17 @@ final class DifferentialRuns {
 
   private final JsonNode stock;
 
-  /** Runs on {@code spark} compared with {@code stock}'s results, or with its own stock run. */
-  private DifferentialRuns(Path root, Path spark, String tag, DifferentialRuns stock)
-      throws Exception {
+  /**
+   * Runs on {@code spark} compared with the {@code stock} run's JSON, or with its own stock run.
+   */
+  private DifferentialRuns(Path root, Path spark, String tag, JsonNode stock) throws Exception {
     this.root = root;
     this.spark = spark;
     this.tag = tag;
     jars = TerasortCommand.Jars.find(root);
     work = Files.createDirectories(root.resolve("integration-tests/target/it-work"));
     this.stock =
-        stock != null
-            ? stock.stock
-            : json.readTree(submit("stock", Map.of(), false, List.of()).toFile());
+        stock != null ? stock : json.readTree(submit("stock", Map.of(), false, List.of()).toFile());
   }
 
   private static Path root() {
@@ -90,7 +89,10 @@ final class DifferentialRuns {
       Path root = root();
       r =
           new DifferentialRuns(
-              root, SparkDistribution.release(root, version, System.err), version + "-", get());
+              root,
+              SparkDistribution.release(root, version, System.err),
+              version + "-",
+              get().stock);
       releases.put(version, r);
     }
     return r;
