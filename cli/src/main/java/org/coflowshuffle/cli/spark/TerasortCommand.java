@@ -29,11 +29,11 @@ import org.coflowshuffle.cli.testbed.TestbedSpark;
 
 /**
  * {@code coflow terasort} ({@link #OPTIONS}): generates TeraGen data once, then sorts it with JOBS
- * concurrent jobs twice on the stock Spark distribution: once stock, once with the plugin.
- * Validates both outputs and prints per job the reduce stage's time (the shuffle, from its map
- * output being complete to its last reducer done), the job's time, and how many reduce tasks ran
- * where the coordinator placed them. With {@code --coordinator} the plugin run uses that standalone
- * coordinator instead of its own.
+ * concurrent jobs twice on the stock Spark distribution: once stock, once with the plugin ({@code
+ * --runs} makes one of them only). Validates the outputs and prints per job the reduce stage's time
+ * (the shuffle, from its map output being complete to its last reducer done), the job's time, and
+ * how many reduce tasks ran where the coordinator placed them. With {@code --coordinator} the
+ * plugin run uses that standalone coordinator instead of its own.
  *
  * <p>Where it sorts: by default on a testbed of its own, made for the run and taken down after it
  * (six hosts whose links are shaped as the RPC paper's testbed, {@code rpc-fig4}: what the plugin
@@ -70,6 +70,7 @@ public final class TerasortCommand implements Command {
           .repeatableValue(
               "--conf", "KEY=VALUE", "a Spark setting for both runs, stock and plugin (repeatable)")
           .value("--event-log", "DIR", "Spark's event logs of both runs there (see coflow history)")
+          .value("--runs", "stock,plugin", "sorts, in this order (one alone: nothing to compare)")
           .flag("--json", "end with one JSON line");
   private static final String PREFIX = "coflow terasort: ";
 
@@ -86,6 +87,9 @@ public final class TerasortCommand implements Command {
   static final int TESTBED_HOSTS = 6;
 
   static final String TESTBED_PROFILE = "rpc-fig4";
+
+  private static final String STOCK = "stock";
+  private static final String PLUGIN_RUN = "plugin";
 
   /** Where the sorts run. */
   enum Where {
@@ -157,8 +161,10 @@ public final class TerasortCommand implements Command {
   @Override
   public int run(String[] args, PrintStream out, PrintStream err, InputStream in) {
     Options o;
+    List<String> sorts;
     try {
       o = parse(args);
+      sorts = runs(args);
     } catch (IllegalArgumentException e) {
       err.println(PREFIX + e.getMessage());
       return USAGE;
@@ -222,14 +228,21 @@ public final class TerasortCommand implements Command {
       ObjectMapper json = new ObjectMapper();
       TerasortRuns runs = new TerasortRuns(spark, jars, o, cluster, List.of(), err);
       Path gen = runs.generate();
-      JsonNode stock = runs.sort(new Variant("stock", null), gen);
       Map<String, String> pluginConf = new LinkedHashMap<>();
       pluginConf.put(SCHEME_KEY, o.scheme());
       pluginConf.put(WORK_CONSERVING_KEY, Boolean.toString(o.workConserving()));
       if (o.coordinator() != null) {
         pluginConf.put(COORDINATOR_KEY, o.coordinator());
       }
-      JsonNode plugin = runs.sort(new Variant("plugin", Map.copyOf(pluginConf)), gen);
+      JsonNode stock = null;
+      JsonNode plugin = null;
+      for (String run : sorts) {
+        if (run.equals(STOCK)) {
+          stock = runs.sort(new Variant(STOCK, null), gen);
+        } else {
+          plugin = runs.sort(new Variant(PLUGIN_RUN, Map.copyOf(pluginConf)), gen);
+        }
+      }
       ObjectNode summary = summary(json, stock, plugin);
       print(out, o, cluster, stock, plugin, summary);
       if (eventLog != null) {
@@ -337,6 +350,18 @@ public final class TerasortCommand implements Command {
         withEventLog(sparkConf(f.all("--conf")), f.string("--event-log", null)));
   }
 
+  /** {@code --runs}: stock, plugin or both, each once, in the order given. */
+  static List<String> runs(String[] args) {
+    String value = OPTIONS.parse(args).string("--runs", STOCK + "," + PLUGIN_RUN);
+    List<String> runs = List.of(value.split(",", -1));
+    if (runs.stream().distinct().count() != runs.size()
+        || !List.of(STOCK, PLUGIN_RUN).containsAll(runs)) {
+      throw new IllegalArgumentException(
+          "--runs: expected stock, plugin or both, each once, got \"" + value + "\"");
+    }
+    return runs;
+  }
+
   /** {@code conf} with Spark's event log on, in {@code dir}; as it was for a null {@code dir}. */
   static Map<String, String> withEventLog(Map<String, String> conf, String dir) {
     if (dir == null) {
@@ -427,14 +452,24 @@ public final class TerasortCommand implements Command {
     }
   }
 
-  /** The JSON summary: both runs, their means, validity and the placement match. */
+  /**
+   * The JSON summary: the runs made (null: not made), their means, validity and, with the plugin's
+   * run, the placement match.
+   */
   static ObjectNode summary(ObjectMapper json, JsonNode stock, JsonNode plugin) {
     ObjectNode s = json.createObjectNode();
-    s.put("valid", stock.get("valid").asBoolean() && plugin.get("valid").asBoolean());
-    s.set("stock", run(json, stock));
-    s.set("plugin", run(json, plugin));
-    s.put("placementMatch", TerasortRuns.placementMatch(plugin));
-    s.put("pacedBytes", plugin.path("pacedBytes").asLong(0));
+    s.put(
+        "valid",
+        (stock == null || stock.get("valid").asBoolean())
+            && (plugin == null || plugin.get("valid").asBoolean()));
+    if (stock != null) {
+      s.set(STOCK, run(json, stock));
+    }
+    if (plugin != null) {
+      s.set(PLUGIN_RUN, run(json, plugin));
+      s.put("placementMatch", TerasortRuns.placementMatch(plugin));
+      s.put("pacedBytes", plugin.path("pacedBytes").asLong(0));
+    }
     return s;
   }
 
@@ -459,6 +494,10 @@ public final class TerasortCommand implements Command {
         cluster.description(),
         o.reducers(),
         o.scheme());
+    if (stock == null || plugin == null) {
+      printOne(out, o, stock != null ? stock : plugin, plugin != null, s);
+      return;
+    }
     out.printf(
         Locale.ROOT,
         "%-5s %-26s %-26s %s%n",
@@ -500,5 +539,50 @@ public final class TerasortCommand implements Command {
         sb.get("valid").asBoolean() ? "yes" : "NO",
         100 * s.get("placementMatch").asDouble(),
         s.get("pacedBytes").asLong() / 1e6);
+  }
+
+  /**
+   * The table of a single run, the plugin's ({@code placed}: with where its reducers ran) or stock.
+   */
+  private static void printOne(
+      PrintStream out, Options o, JsonNode r, boolean placed, ObjectNode s) {
+    out.printf(
+        Locale.ROOT,
+        "%-5s %10s %10s%s%n",
+        "job",
+        "shuffle s",
+        "job s",
+        placed ? "  placed as chosen" : "");
+    for (int j = 0; j < o.jobs(); j++) {
+      JsonNode job = r.get("jobs").get(j);
+      out.printf(
+          Locale.ROOT,
+          "%-5d %10.2f %10.2f%s%n",
+          j,
+          job.get("shuffleSeconds").asDouble(),
+          job.get("jobSeconds").asDouble(),
+          placed
+              ? "  " + job.get("placedTasksMatched").asInt() + "/" + job.get("reduceTasks").asInt()
+              : "");
+    }
+    JsonNode m = s.get(placed ? PLUGIN_RUN : STOCK);
+    out.printf(
+        Locale.ROOT,
+        "%-5s %10.2f %10.2f%n",
+        "mean",
+        m.get("meanShuffleSeconds").asDouble(),
+        m.get("meanJobSeconds").asDouble());
+    out.printf(
+        Locale.ROOT,
+        "%s only; output valid: %s%s%n",
+        placed ? PLUGIN_RUN : STOCK,
+        m.get("valid").asBoolean() ? "yes" : "NO",
+        placed
+            ? String.format(
+                Locale.ROOT,
+                "; placement match %.1f%%; fetched paced %.1f MB",
+                100 * s.get("placementMatch").asDouble(),
+                s.get("pacedBytes").asLong() / 1e6)
+            : "");
   }
 }

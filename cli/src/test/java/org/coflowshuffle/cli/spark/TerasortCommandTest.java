@@ -9,6 +9,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -113,6 +115,46 @@ class TerasortCommandTest {
             IllegalArgumentException.class,
             () -> TerasortCommand.parse(new String[] {"--conf", "spark.authenticate"}));
     assertEquals("--conf: expected KEY=VALUE, got \"spark.authenticate\"", e.getMessage());
+  }
+
+  @Test
+  void runsAreStockThenThePluginUnlessOneIsChosen() {
+    assertEquals(List.of("stock", "plugin"), TerasortCommand.runs(new String[0]));
+    assertEquals(
+        List.of("plugin", "stock"), TerasortCommand.runs(new String[] {"--runs", "plugin,stock"}));
+    assertEquals(List.of("plugin"), TerasortCommand.runs(new String[] {"--runs", "plugin"}));
+    for (String bad : List.of("plugin,plugin", "rpc", "", "stock,")) {
+      IllegalArgumentException e =
+          assertThrows(
+              IllegalArgumentException.class,
+              () -> TerasortCommand.runs(new String[] {"--runs", bad}),
+              bad);
+      assertTrue(e.getMessage().startsWith("--runs: expected stock, plugin or both"), bad);
+    }
+  }
+
+  @Test
+  void theSummaryOfThePluginsRunAloneHasNoStock() {
+    ObjectMapper json = new ObjectMapper();
+    ObjectNode plugin = json.createObjectNode();
+    plugin.put("valid", true);
+    plugin.put("allJobsSeconds", 3.0);
+    plugin.put("pacedBytes", 42L);
+    plugin
+        .putArray("jobs")
+        .addObject()
+        .put("shuffleSeconds", 2.0)
+        .put("jobSeconds", 3.0)
+        .put("reduceTasks", 4)
+        .put("placedTasksMatched", 3);
+    ObjectNode s = TerasortCommand.summary(json, null, plugin);
+    assertTrue(s.get("valid").asBoolean());
+    assertTrue(s.path("stock").isMissingNode(), s.toString());
+    assertEquals(2.0, s.get("plugin").get("meanShuffleSeconds").asDouble());
+    assertEquals(0.75, s.get("placementMatch").asDouble());
+    assertEquals(42L, s.get("pacedBytes").asLong());
+    plugin.put("valid", false);
+    assertTrue(!TerasortCommand.summary(json, null, plugin).get("valid").asBoolean());
   }
 
   @Test
