@@ -185,6 +185,8 @@ class ObservabilityIT {
       String page = chromium.dom(ui + "/coflows/coflow/?id=" + sortStage + ".0");
       assertTrue(page.contains("<table id=\"hosts\""), page);
       assertTrue(page.contains("<tr data-host=\""), "its machines' rates: " + page);
+      assertTrue(
+          page.contains("its bytes over the network in after"), "when they were in: " + page);
       chromium.screenshot(ui + "/coflows/", shots.resolve("coflows-tab.png"), 1280, 900);
       chromium.screenshot(
           ui + "/coflows/coflow/?id=" + sortStage + ".0",

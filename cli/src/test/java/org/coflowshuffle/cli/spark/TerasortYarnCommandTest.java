@@ -8,7 +8,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.List;
+import java.util.Map;
 import org.coflowshuffle.cli.testbed.TestbedYarn;
 import org.coflowshuffle.spark.CoflowSparkConf;
 import org.junit.jupiter.api.Test;
@@ -94,5 +98,30 @@ class TerasortYarnCommandTest {
     assertEquals(
         "false",
         TerasortYarnCommand.VARIANTS.get(1).pluginConf().get(CoflowSparkConf.PLACEMENT.name()));
+  }
+
+  @Test
+  void liveAgainstTheModelIsTheTimeUntilTheBytesOverTheNetworkWereIn() {
+    ObjectMapper json = new ObjectMapper();
+    ObjectNode rpc = json.createObjectNode().put("valid", true).put("modelCct", 10.0);
+    ArrayNode jobs = rpc.putArray("jobs");
+    for (double network : new double[] {9, 13}) {
+      jobs.addObject()
+          .put("shuffleSeconds", network + 5)
+          .put("fetchSeconds", network + 3) // read and sorted after the bytes are in
+          .put("networkFetchSeconds", network)
+          .put("jobSeconds", network + 9)
+          .put("reduceTasks", 6)
+          .put("placedTasksMatched", 6)
+          .put("reduceHosts", "{}");
+    }
+    ObjectNode s = TerasortYarnCommand.summary(json, Map.of("rpc", rpc));
+    assertEquals(14.0, s.get("rpc").get("averageFetchCct").asDouble());
+    assertEquals(11.0, s.get("rpc").get("averageNetworkFetchCct").asDouble());
+    assertEquals(1.1, s.get("rpc").get("liveOverModel").asDouble(), 1e-12);
+    ((ObjectNode) jobs.get(1)).remove("networkFetchSeconds"); // a standalone coordinator, say
+    s = TerasortYarnCommand.summary(json, Map.of("rpc", rpc));
+    assertTrue(s.get("rpc").path("liveOverModel").isMissingNode(), "not against the sorted read");
+    assertEquals(10.0, s.get("rpc").get("modelCct").asDouble());
   }
 }

@@ -61,6 +61,10 @@ class TerasortYarnBenchIT {
     for (String run : List.of("rates-only", "rpc")) { // paced, and the model of its own layout
       assertTrue(summary.get(run).get("modelCct").asDouble() > 0, run + ": " + summary);
       assertTrue(summary.get(run).get("liveOverModel").asDouble() > 0, run + ": " + summary);
+      double network = summary.get(run).get("averageNetworkFetchCct").asDouble();
+      assertTrue(
+          network > 0 && network <= summary.get(run).get("averageFetchCct").asDouble() + 1,
+          run + ": the bytes are in before the reducers have read and sorted them: " + summary);
       assertTrue(
           summary.get(run).get("peakLinkUse").asDouble() > 0,
           run + ": the coordinator planned its flows' rates: " + summary);

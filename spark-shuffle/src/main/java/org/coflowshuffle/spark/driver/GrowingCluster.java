@@ -215,6 +215,11 @@ public final class GrowingCluster implements ShuffleCoordinator, AutoCloseable {
   }
 
   @Override
+  public double sinceFetched(int shuffleId) {
+    return coordinator.sinceFetched(shuffleId);
+  }
+
+  @Override
   public void nicSpeed(String executorId, double bytesPerSecond) {
     coordinator.nicSpeed(executorId, bytesPerSecond);
   }

@@ -267,7 +267,11 @@ final class ShuffleProgressListener extends SparkListener {
     StageInfo stage = completed.stageInfo();
     List<Integer> read = shufflesRead.remove(stage.stageId());
     List<HostRate> rates = read == null ? List.of() : traffic.apply(read);
+    long fetchedMillis = 0;
     if (read != null) {
+      double since = coordinator.sinceFetched(read.get(0)); // the stage's coflow, whichever read
+      fetchedMillis =
+          Double.isNaN(since) ? 0 : System.currentTimeMillis() - Math.round(since * 1e3);
       read.forEach(coordinator::fetchFinished);
     }
     Tally t = tallies.remove(stage.stageId());
@@ -297,6 +301,7 @@ final class ShuffleProgressListener extends SparkListener {
               t.scheme,
               arrival,
               completion,
+              fetchedMillis,
               t.bytesRead,
               t.ranOn,
               t.placedOn,

@@ -20,6 +20,10 @@ import org.apache.spark.util.kvstore.KVIndex;
  * @param scheme the scheme that placed its reducers; empty where Spark's placement was kept
  * @param arrivalMillis when Spark submitted the stage, epoch milliseconds
  * @param completionMillis when it completed
+ * @param fetchedMillis when its reduce tasks had every byte they fetch over the network, before
+ *     they sort and write (the coflow's end as the RPC paper counts it); 0 where not known (Spark's
+ *     placement kept, a standalone coordinator, nothing over the network, or an event log of an
+ *     older plugin)
  * @param bytesRead shuffle bytes its tasks read, from other hosts and their own
  * @param ranOn hosts its reduce tasks ran on (successful attempts), with how many each
  * @param placedOn hosts the coordinator placed them on, with how many each; empty where Spark's
@@ -37,6 +41,7 @@ public record CoflowCompleted(
     String scheme,
     long arrivalMillis,
     long completionMillis,
+    long fetchedMillis,
     long bytesRead,
     Map<String, Integer> ranOn,
     Map<String, Integer> placedOn,
@@ -61,5 +66,10 @@ public record CoflowCompleted(
   /** The coflow completion time, seconds. */
   public double cctSeconds() {
     return (completionMillis - arrivalMillis) / 1000.0;
+  }
+
+  /** Seconds from its arrival until its bytes over the network were in; NaN where not known. */
+  public double fetchSeconds() {
+    return fetchedMillis > 0 ? (fetchedMillis - arrivalMillis) / 1000.0 : Double.NaN;
   }
 }

@@ -78,13 +78,17 @@ final class CoflowsHtml {
     h.append(
         String.format(
             Locale.ROOT,
-            "<p id=\"coflow\" data-stage=\"%d\">Stage %d (%s) read shuffles %s: CCT %.2f s,"
+            "<p id=\"coflow\" data-stage=\"%d\">Stage %d (%s) read shuffles %s: CCT %.2f s%s,"
                 + " %.1f MB, %d reduce tasks, %s, %s.</p>",
             c.stageId(),
             c.stageId(),
             escape(c.name()),
             escape(c.shuffleIds().toString()),
             c.cctSeconds(),
+            Double.isNaN(c.fetchSeconds())
+                ? ""
+                : String.format(
+                    Locale.ROOT, " (its bytes over the network in after %.2f s)", c.fetchSeconds()),
             c.bytesRead() / 1e6,
             c.tasks(),
             placed(c) + " ran where placed",

@@ -25,6 +25,7 @@ class CoflowsHtmlTest {
           "rpc",
           10_000,
           12_500,
+          11_750,
           6_000_000,
           Map.of("h1", 2, "h3", 1),
           Map.of("h1", 2, "h2", 1),
@@ -45,6 +46,7 @@ class CoflowsHtmlTest {
           "",
           11_000,
           20_000,
+          0,
           0,
           Map.of("h2", 1),
           Map.of(),
@@ -75,7 +77,9 @@ class CoflowsHtmlTest {
     String html = CoflowsHtml.one(KEPT);
     assertTrue(html.contains("&lt;script&gt;"), html);
     assertFalse(html.contains("<script>"), html);
+    assertFalse(html.contains("over the network"), "not known where Spark placed: " + html);
     String placed = CoflowsHtml.one(PLACED);
+    assertTrue(placed.contains("CCT 2.50 s (its bytes over the network in after 1.75 s)"), placed);
     assertTrue(placed.contains("<tr><td>h2</td><td>1</td><td>0</td></tr>"), placed);
     assertTrue(placed.contains("<tr><td>h3</td><td>0</td><td>1</td></tr>"), placed);
   }

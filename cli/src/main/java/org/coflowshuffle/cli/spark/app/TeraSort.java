@@ -37,8 +37,9 @@ public final class TeraSort {
    * What a sort did.
    *
    * @param records records written
-   * @param lastFetchMillis when the last reducer had all of its input (wall clock): the shuffle's
-   *     end as the RPC paper counts a coflow's, before the reducers' own sorting and writing
+   * @param lastFetchMillis when the last reducer had all of its input, sorted (wall clock): Spark
+   *     sorts what a reducer fetches inside its shuffle reader, so this is after the fetch and that
+   *     sort, before the writing; stock or not, it ends every reducer's read the same way
    */
   public record Result(long records, long lastFetchMillis) {}
 
@@ -68,8 +69,7 @@ public final class TeraSort {
             .repartitionAndSortWithinPartitions(partitioner, new TeraRecords.KeyOrder())
             .mapPartitionsWithIndex(
                 (p, it) -> {
-                  // Spark's shuffle reader has fetched every block and handed it to the sorter
-                  // before
+                  // Spark's shuffle reader has fetched every block and sorted the records before
                   // the iterator reaches this function.
                   long fetched = System.currentTimeMillis();
                   long n = write(new Path(out, String.format("part-%05d", p)), it);

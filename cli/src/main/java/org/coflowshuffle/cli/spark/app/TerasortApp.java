@@ -70,6 +70,9 @@ public final class TerasortApp {
       JsonNode gen = json.readTree(new File(args[5]));
       String resultFile = args[6];
       boolean plugin = args[7].equals("plugin");
+      if (plugin) {
+        FetchEnds.listen(sc.sc());
+      }
       boolean mixed = args.length > 8 && args[8].equals("mixed");
       List<String> inputHosts =
           args.length > 9 && !args[9].equals("-") ? List.of(args[9].split(",")) : List.of();
@@ -130,6 +133,10 @@ public final class TerasortApp {
         ReduceTaskLog.Summary sum = log.summary("terasort-" + j, plugin);
         job.put("shuffleSeconds", sum.stageSeconds());
         job.put("fetchSeconds", (lastFetch[j] - sum.submittedMillis()) / 1000.0);
+        double network = plugin ? FetchEnds.seconds(sum) : Double.NaN;
+        if (!Double.isNaN(network)) {
+          job.put("networkFetchSeconds", network);
+        }
         job.put("jobSeconds", wall.get(j));
         job.put("reduceTasks", sum.tasks());
         job.put("placedTasksMatched", sum.placed());

@@ -485,6 +485,24 @@ final class FetchingCoflow {
   }
 
   /**
+   * Seconds since the last of the coflow's bytes over the network arrived: the coflow's end as the
+   * RPC paper counts it, before its reducers sort and write. NaN while a task still has bytes to
+   * fetch over the network, or when none had any.
+   */
+  double sinceAllFetched(double now) {
+    double last = Double.NEGATIVE_INFINITY;
+    for (int t = 0; t < fetchedAt.length; t++) {
+      if (networkFlowsLeft[t] > 0) {
+        return Double.NaN;
+      }
+      if (fetchedAt[t] > last) { // false for NaN: a task with nothing over the network
+        last = fetchedAt[t];
+      }
+    }
+    return last == Double.NEGATIVE_INFINITY ? Double.NaN : now - last;
+  }
+
+  /**
    * Adds, per executor, one entry for each of this stage's tasks that holds a task slot there or
    * will (placed there and not done): in how many seconds it ends its fetch. A stage placed later
    * finds those cores taken until the tasks end, and the tasks end in about that order, since after

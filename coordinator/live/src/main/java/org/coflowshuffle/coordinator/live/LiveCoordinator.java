@@ -414,6 +414,12 @@ public final class LiveCoordinator implements ShuffleCoordinator {
     return rates.linkUse().toString();
   }
 
+  @Override
+  public synchronized double sinceFetched(int shuffleId) {
+    FetchingCoflow c = fetching.reading(shuffleId);
+    return c == null ? Double.NaN : c.sinceAllFetched(clock.getAsDouble());
+  }
+
   /**
    * Per placed stage still fetching (by the shuffles it reads), per machine: the rates planned in
    * and out, bytes per second, and the bytes delivered in and out so far.

@@ -130,6 +130,17 @@ public interface ShuffleCoordinator {
   }
 
   /**
+   * Seconds since the reducers of the stage reading the shuffle had every byte they fetch over the
+   * network: the coflow's end as the RPC paper counts it, before they sort and write (a stage's end
+   * adds that work). NaN while bytes are missing, when none crossed the network, for a stage no
+   * longer fetching, or where the decisions are made elsewhere. Asked before {@link
+   * #fetchFinished}.
+   */
+  default double sinceFetched(int shuffleId) {
+    return Double.NaN;
+  }
+
+  /**
    * The speed of the network interface an executor's address is on, bytes per second (0 when not
    * known): an upper bound for a link that is measured. Ignored where links are not measured here.
    */

@@ -206,6 +206,31 @@ class LiveCoordinatorTest {
   }
 
   @Test
+  void aStageHasFetchedWhenTheLastOfItsBytesOverTheNetworkArrived() throws Exception {
+    double[] clock = {0};
+    LiveCoordinator c =
+        new LiveCoordinator("rpc", SchemeOptions.defaults(), 100 * MB, () -> clock[0]);
+    c.executorAdded(new ExecutorSlots("1", "hostA", 1));
+    c.executorAdded(new ExecutorSlots("2", "hostB", 1));
+    c.mapOutput(1, 0, "s", new long[] {10_000_000, 20_000_000}); // s: a machine of its own
+    c.place(1, 1, 2);
+    assertTrue(Double.isNaN(c.sinceFetched(1)), "nothing arrived yet");
+    clock[0] = 1;
+    c.delivered(1, 0, "s", 10_000_000);
+    assertTrue(Double.isNaN(c.sinceFetched(1)), "reducer 1 still fetches");
+    clock[0] = 2;
+    c.delivered(1, 1, "s", 15_000_000);
+    assertTrue(Double.isNaN(c.sinceFetched(1)), "5 MB of reducer 1 still to come");
+    clock[0] = 3;
+    c.delivered(1, 1, "s", 5_000_000);
+    clock[0] = 10; // the tasks sort and write
+    assertEquals(7, c.sinceFetched(1), 1e-9, "its last byte arrived at 3 s");
+    c.fetchFinished(1);
+    assertTrue(Double.isNaN(c.sinceFetched(1)), "a stage no longer fetching");
+    assertTrue(Double.isNaN(c.sinceFetched(9)), "a shuffle never placed");
+  }
+
+  @Test
   void theStatusComparesEachHostsPlannedRateOutWithWhatItSent() throws Exception {
     double[] clock = {0};
     LiveCoordinator c = aFastCoreFetching(clock);
