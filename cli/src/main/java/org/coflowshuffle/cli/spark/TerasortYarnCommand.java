@@ -421,13 +421,11 @@ public final class TerasortYarnCommand implements Command {
         n.set("linkBandwidth", r.get("linkBandwidth"));
       }
       if (r.has("modelCct")) {
-        n.put("modelCct", r.get("modelCct").asDouble());
-      }
-      if (r.has("modelCct") && networkKnown) {
-        // the model moves bytes only: the time until the last byte over the network against it
-        n.put(
-            "liveOverModel",
-            n.get("averageNetworkFetchCct").asDouble() / r.get("modelCct").asDouble());
+        double model = r.get("modelCct").asDouble();
+        n.put("modelCct", model);
+        if (networkKnown) { // the model moves bytes only: until the last byte against it
+          n.put("liveOverModel", n.get("averageNetworkFetchCct").asDouble() / model);
+        }
       }
       var hosts = n.putArray("reduceHosts");
       r.get("jobs").forEach(j -> hosts.add(j.get("reduceHosts")));
