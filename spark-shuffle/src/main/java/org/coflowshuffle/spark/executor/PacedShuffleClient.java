@@ -15,7 +15,9 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -120,7 +122,8 @@ final class PacedShuffleClient extends BlockStoreClient {
         int shuffleId,
         Set<Integer> reducers,
         String source,
-        int ahead) {
+        int ahead,
+        double rate) {
       this.id = id;
       this.client = client;
       this.shuffleId = shuffleId;
@@ -128,7 +131,11 @@ final class PacedShuffleClient extends BlockStoreClient {
       this.source = source;
       this.ahead = ahead;
       reducers.forEach(r -> progress.put(r, new Progress()));
-      this.rate = rates(List.of(this))[0];
+      this.rate = rate;
+    }
+
+    Question question() {
+      return new Question(shuffleId, reducers, source, progress);
     }
 
     /** Counts a chunk of a block of reducers [first, end), shared evenly among them. */
@@ -172,17 +179,24 @@ final class PacedShuffleClient extends BlockStoreClient {
   }
 
   /**
+   * A flow's question to the driver: its shuffle, reducers and source, and its progress per reducer
+   * (null for a flow not started yet, which has received nothing).
+   */
+  private record Question(
+      int shuffleId, Set<Integer> reducers, String source, Map<Integer, Progress> progress) {}
+
+  /**
    * The current rate of each flow (the sum over its reducers), from one ask to the driver for all
    * of them: asking per flow every {@value #REFRESH_MS} ms would load the driver with as many round
    * trips as flows. The ask carries what each reducer received since the last one.
    */
-  private double[] rates(List<Flow> flows) {
+  private double[] rates(List<Question> flows) {
     // Which flows are paced is read once: another thread may let a shuffle go unpaced meanwhile.
     boolean[] paced = new boolean[flows.size()];
     int n = 0;
     for (int i = 0; i < paced.length; i++) {
-      paced[i] = !unpaced.contains(flows.get(i).shuffleId);
-      n += paced[i] ? flows.get(i).reducers.size() : 0;
+      paced[i] = !unpaced.contains(flows.get(i).shuffleId());
+      n += paced[i] ? flows.get(i).reducers().size() : 0;
     }
     int[] shuffles = new int[n];
     int[] reducers = new int[n];
@@ -193,12 +207,12 @@ final class PacedShuffleClient extends BlockStoreClient {
       if (!paced[i]) {
         continue;
       }
-      Flow f = flows.get(i);
-      for (int r : f.reducers) {
-        shuffles[q] = f.shuffleId;
+      Question f = flows.get(i);
+      for (int r : f.reducers()) {
+        shuffles[q] = f.shuffleId();
         reducers[q] = r;
-        delivered[q] = f.progress.get(r).untold();
-        sources[q++] = f.source;
+        delivered[q] = f.progress() == null ? 0 : f.progress().get(r).untold();
+        sources[q++] = f.source();
       }
     }
     double[] answers =
@@ -210,11 +224,23 @@ final class PacedShuffleClient extends BlockStoreClient {
         rates[i] = Double.POSITIVE_INFINITY;
         continue;
       }
-      for (int k = 0; k < flows.get(i).reducers.size(); k++) {
+      for (int k = 0; k < flows.get(i).reducers().size(); k++) {
         rates[i] += answers[q++];
       }
     }
     return rates;
+  }
+
+  /**
+   * The first rates of flows about to start, asked on another thread while they connect: asked
+   * after connecting, as later refreshes are, a flow would wait for both round trips in turn.
+   */
+  private CompletableFuture<double[]> firstRates(List<Question> flows) {
+    try {
+      return CompletableFuture.supplyAsync(() -> rates(flows), starter);
+    } catch (RejectedExecutionException e) { // stopping
+      return CompletableFuture.failedFuture(e);
+    }
   }
 
   /**
@@ -238,7 +264,7 @@ final class PacedShuffleClient extends BlockStoreClient {
   private void refreshAll() {
     List<Flow> flows = List.copyOf(active);
     if (!flows.isEmpty()) {
-      double[] now = rates(flows);
+      double[] now = rates(flows.stream().map(Flow::question).toList());
       for (int i = 0; i < now.length; i++) {
         flows.get(i).refresh(now[i]);
       }
@@ -312,7 +338,7 @@ final class PacedShuffleClient extends BlockStoreClient {
       DownloadFileManager downloadFileManager) {
     String[] rest = early.claim(blockIds, listener);
     if (rest.length > 0) {
-      fetchPaced(host, port, execId, rest, listener, downloadFileManager, -1);
+      fetchPaced(host, port, execId, rest, listener, downloadFileManager, -1, null);
     }
   }
 
@@ -325,7 +351,15 @@ final class PacedShuffleClient extends BlockStoreClient {
     if (!early.expect(shuffleId, reducer, sources)) {
       return false;
     }
-    for (PrefetchedBlocks.Source s : sources) {
+    // One ask for the reducer's flows, under way while each connects.
+    CompletableFuture<double[]> first =
+        firstRates(
+            sources.stream()
+                .map(s -> new Question(shuffleId, Set.of(reducer), s.execId(), null))
+                .toList());
+    for (int i = 0; i < sources.size(); i++) {
+      PrefetchedBlocks.Source s = sources.get(i);
+      int flow = i;
       fetchPaced(
           s.host(),
           s.port(),
@@ -333,7 +367,8 @@ final class PacedShuffleClient extends BlockStoreClient {
           s.blockIds(),
           early.listener(shuffleId, reducer),
           null,
-          reducer);
+          reducer,
+          first.thenApply(rates -> rates[flow]));
     }
     return true;
   }
@@ -366,7 +401,8 @@ final class PacedShuffleClient extends BlockStoreClient {
       String[] blockIds,
       BlockFetchingListener listener,
       DownloadFileManager downloadFileManager,
-      int ahead) {
+      int ahead,
+      CompletableFuture<Double> firstRate) {
     int shuffleId = -1;
     Set<Integer> reducers = new TreeSet<>();
     for (String b : blockIds) {
@@ -388,14 +424,19 @@ final class PacedShuffleClient extends BlockStoreClient {
       spark.fetchBlocks(host, port, execId, blockIds, listener, downloadFileManager);
       return;
     }
-    // Spark asks for every source in turn on the task's thread; a paced flow first connects and
+    // Spark asks for every source in turn on the task's thread; a paced flow connects while it
     // asks the driver for its rate, so the flows start side by side rather than one by one.
     int shuffle = shuffleId;
+    CompletableFuture<Double> rate =
+        firstRate != null
+            ? firstRate
+            : firstRates(List.of(new Question(shuffle, reducers, execId, null)))
+                .thenApply(rates -> rates[0]);
     try {
       starter.execute(
           () -> {
             try {
-              start(target, shuffle, reducers, host, port, execId, blockIds, listener, ahead);
+              start(target, shuffle, reducers, host, port, execId, blockIds, listener, ahead, rate);
             } catch (RuntimeException e) {
               // the flow could not start
               fallBack("start", shuffle, reducers, execId, e, host, port, blockIds, listener);
@@ -415,7 +456,8 @@ final class PacedShuffleClient extends BlockStoreClient {
       String execId,
       String[] blockIds,
       BlockFetchingListener listener,
-      int ahead) {
+      int ahead,
+      CompletableFuture<Double> firstRate) {
     PacedFetchClient client;
     try {
       client = connections.connect(target.host(), target.port());
@@ -423,8 +465,15 @@ final class PacedShuffleClient extends BlockStoreClient {
       fallBack("connect", shuffleId, reducers, execId, e, host, port, blockIds, listener);
       return;
     }
+    double rate;
+    try {
+      rate = firstRate.join();
+    } catch (CompletionException | CancellationException e) { // stopping
+      client.close();
+      throw e;
+    }
     String flowId = shuffleId + "/" + reducers + "/" + execId + "/" + flowIds.incrementAndGet();
-    Flow flow = new Flow(flowId, client, shuffleId, reducers, execId, ahead);
+    Flow flow = new Flow(flowId, client, shuffleId, reducers, execId, ahead, rate);
     active.add(flow);
     if (ahead >= 0 && !early.expects(shuffleId, ahead)) {
       drop(flow); // dropped while it connected

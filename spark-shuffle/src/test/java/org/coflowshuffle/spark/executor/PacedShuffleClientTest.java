@@ -438,6 +438,29 @@ class PacedShuffleClientTest {
   }
 
   @Test
+  void aReducerFetchedAheadAsksTheFirstRatesOfItsFlowsInOneMessage() throws Exception {
+    List<Integer> questionsPerAsk = new CopyOnWriteArrayList<>();
+    PacedShuffleClient held = heldClient(questionsPerAsk, 60_000);
+    try {
+      long[] size = {content.length};
+      assertTrue(
+          held.prefetch(
+              0,
+              0,
+              List.of(
+                  new PrefetchedBlocks.Source(
+                      "h", 1, "exec-1", new String[] {"shuffle_0_0_0"}, size),
+                  new PrefetchedBlocks.Source(
+                      "h", 1, "exec-2", new String[] {"shuffle_0_1_0"}, size))));
+      assertEquals(2, awaitFlows(held, 2), "both flows start, held at rate 0");
+      assertEquals(
+          2, questionsPerAsk.get(0), "one ask carried both first questions: " + questionsPerAsk);
+    } finally {
+      held.stop();
+    }
+  }
+
+  @Test
   void aReducerWhoseTaskAskedHereIsNotDropped() throws Exception {
     assertTrue(client.prefetch(0, 0, reducer0("shuffle_0_0_0")));
     Collected got = new Collected();
