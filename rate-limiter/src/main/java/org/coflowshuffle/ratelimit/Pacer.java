@@ -7,8 +7,9 @@ package org.coflowshuffle.ratelimit;
 /**
  * When the next chunk of one flow may go, so that the flow moves at its current rate: after {@code
  * B} bytes since the rate was set at time {@code t0}, the next chunk waits until {@code t0 + B /
- * rate}. The average rate is then exact over any stretch at one rate, with no burst beyond one
- * chunk, and a new rate takes effect at the next chunk.
+ * rate}. The average rate is then exact over any stretch at one rate that the flow keeps up with, a
+ * new rate takes effect at the next chunk, and a flow that falls behind makes up at most {@link
+ * #CATCH_UP_NANOS} of its lag.
  *
  * <p>Pure and clock-free (times are passed in, in nanoseconds), so it is tested without sleeping.
  * Not thread-safe: one flow is paced by one event loop.
@@ -24,6 +25,17 @@ public final class Pacer {
   static final int MIN_CHUNK = 4 * 1024;
   static final int MAX_CHUNK = 256 * 1024;
   static final int UNLIMITED_CHUNK = 1024 * 1024;
+
+  /**
+   * How much of its lag a flow behind its schedule makes up. A flow falls behind while its socket
+   * is full (its link is congested) or its event loop runs late; seconds of lag made up at once
+   * would leave as a burst at the link's speed, filling the queue that the link's other flows, and
+   * the acknowledgements of the flows coming in, wait in, until it drops their segments. The rest
+   * of the lag is let go: the flow delivers less than its rate, its receiver reports what arrived,
+   * and the coordinator plans what is left. A tenth of a second absorbs an event loop that runs
+   * late on a busy machine, and bounds a link's burst to a tenth of a second of its rates.
+   */
+  static final long CATCH_UP_NANOS = 100_000_000L;
 
   private double rate;
   private long epochNanos;
@@ -68,7 +80,7 @@ public final class Pacer {
 
   /**
    * Nanoseconds to wait before the next chunk may be sent: 0 when it may go now, {@link
-   * Long#MAX_VALUE} while paused.
+   * Long#MAX_VALUE} while paused. Lets go of lag beyond {@link #CATCH_UP_NANOS}.
    */
   public long delayNanos(long nowNanos) {
     if (rate == UNLIMITED) {
@@ -78,6 +90,11 @@ public final class Pacer {
       return Long.MAX_VALUE;
     }
     long due = epochNanos + (long) (sentSinceEpoch / rate * 1e9);
+    if (nowNanos - due > CATCH_UP_NANOS) {
+      epochNanos = nowNanos - CATCH_UP_NANOS;
+      sentSinceEpoch = 0;
+      return 0;
+    }
     return Math.max(0, due - nowNanos);
   }
 

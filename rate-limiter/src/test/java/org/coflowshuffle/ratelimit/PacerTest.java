@@ -49,6 +49,19 @@ class PacerTest {
   }
 
   @Test
+  void aFlowFarBehindItsScheduleMakesUpOnlyTheCatchUpOfItsLag() {
+    Pacer p = new Pacer(1_000_000, 0);
+    p.sent(5_000); // due at 5 ms; its socket stays full until 1 s
+    assertEquals(0, p.delayNanos(1_000 * MS));
+    p.sent(100_000); // 100 ms of data: the lag it may make up
+    assertEquals(0, p.delayNanos(1_000 * MS));
+    p.sent(5_000);
+    assertEquals(5 * MS, p.delayNanos(1_000 * MS), "the rest of the lag is let go");
+    p.sent(5_000);
+    assertEquals(10 * MS, p.delayNanos(1_000 * MS), "then on schedule at the rate");
+  }
+
+  @Test
   void aPausedFlowKeepsWhatItSentAhead() {
     Pacer p = new Pacer(1_000_000, 0);
     p.sent(5_000); // due at 5 ms
