@@ -103,16 +103,22 @@ class ObservabilityIT {
 
     // Each executor's sink has its paced bytes; together, what the driver counted.
     long executors = 0;
+    long flowsTimed = 0;
     try (Stream<Path> files = Files.list(csv)) {
       for (Path f : files.toList()) {
-        if (f.getFileName().toString().endsWith("CoflowPlugin.bytes.paced.csv")) {
+        String name = f.getFileName().toString();
+        if (name.endsWith("CoflowPlugin.bytes.paced.csv")) {
           List<String> lines = Files.readAllLines(f);
           String last = lines.get(lines.size() - 1);
           executors += Long.parseLong(last.substring(last.lastIndexOf(',') + 1).trim());
+        } else if (name.endsWith("CoflowPlugin.flows.startMillis.csv")) {
+          List<String> lines = Files.readAllLines(f); // t,count,max,...
+          flowsTimed += Long.parseLong(lines.get(lines.size() - 1).split(",")[1].trim());
         }
       }
     }
     assertEquals(runs.pacedBytes(run), executors, "bytes fetched paced, executors against driver");
+    assertTrue(flowsTimed > 0, "the executors' sinks time the starts of their paced flows");
   }
 
   /**

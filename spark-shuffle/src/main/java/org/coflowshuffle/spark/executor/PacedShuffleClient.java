@@ -427,6 +427,7 @@ final class PacedShuffleClient extends BlockStoreClient {
     // Spark asks for every source in turn on the task's thread; a paced flow connects while it
     // asks the driver for its rate, so the flows start side by side rather than one by one.
     int shuffle = shuffleId;
+    long startedAt = System.nanoTime();
     CompletableFuture<Double> rate =
         firstRate != null
             ? firstRate
@@ -436,7 +437,9 @@ final class PacedShuffleClient extends BlockStoreClient {
       starter.execute(
           () -> {
             try {
-              start(target, shuffle, reducers, host, port, execId, blockIds, listener, ahead, rate);
+              start(
+                  target, shuffle, reducers, host, port, execId, blockIds, listener, ahead, rate,
+                  startedAt);
             } catch (RuntimeException e) {
               // the flow could not start
               fallBack("start", shuffle, reducers, execId, e, host, port, blockIds, listener);
@@ -457,7 +460,8 @@ final class PacedShuffleClient extends BlockStoreClient {
       String[] blockIds,
       BlockFetchingListener listener,
       int ahead,
-      CompletableFuture<Double> firstRate) {
+      CompletableFuture<Double> firstRate,
+      long startedAt) {
     PacedFetchClient client;
     try {
       client = connections.connect(target.host(), target.port());
@@ -482,6 +486,8 @@ final class PacedShuffleClient extends BlockStoreClient {
     Set<String> left = ConcurrentHashMap.newKeySet();
     left.addAll(List.of(blockIds));
     AtomicBoolean failed = new AtomicBoolean();
+    // Whether its start is timed already, or never: a flow held at first would time its wait.
+    AtomicBoolean startTimed = new AtomicBoolean(rate < STALLED_RATE);
     AtomicLong bytes = new AtomicLong();
     List<CompletableFuture<?>> all = new ArrayList<>();
     for (String blockId : blockIds) {
@@ -494,6 +500,9 @@ final class PacedShuffleClient extends BlockStoreClient {
                   target.blockPrefix() + blockId,
                   flow.rate,
                   chunk -> {
+                    if (!startTimed.get() && startTimed.compareAndSet(false, true)) {
+                      ExecutorMetrics.flowStarted(System.nanoTime() - startedAt);
+                    }
                     flow.received(range[1], range[2], chunk.readableBytes());
                     buf.writeBytes(chunk);
                   })

@@ -243,6 +243,27 @@ class PacedShuffleClientTest {
   }
 
   @Test
+  void eachFlowThatMayMoveAtOnceTimesItsStartInTheMetrics() throws Exception {
+    long before = ExecutorMetrics.flowStartMillis.getCount();
+    Collected got = new Collected();
+    client.fetchBlocks("h", 1, "exec-1", new String[] {"shuffle_0_0_0"}, got, null);
+    got.await(1);
+    assertEquals(before + 1, ExecutorMetrics.flowStartMillis.getCount());
+    PacedShuffleClient held = heldClient(new CopyOnWriteArrayList<>(), 600);
+    try {
+      Collected late = new Collected();
+      held.fetchBlocks("h", 1, "exec-1", new String[] {"shuffle_0_0_0"}, late, null);
+      late.await(1);
+      assertEquals(
+          before + 1,
+          ExecutorMetrics.flowStartMillis.getCount(),
+          "a flow held at first times its wait, not its start: not counted");
+    } finally {
+      held.stop();
+    }
+  }
+
+  @Test
   void aFlowHeldPastTheStallLimitGoesUnpaced() throws Exception {
     PacedShuffleClient held = heldClient(new CopyOnWriteArrayList<>(), 600);
     try {
