@@ -107,18 +107,21 @@ class ObservabilityIT {
     try (Stream<Path> files = Files.list(csv)) {
       for (Path f : files.toList()) {
         String name = f.getFileName().toString();
-        if (name.endsWith("CoflowPlugin.bytes.paced.csv")) {
-          List<String> lines = Files.readAllLines(f);
-          String last = lines.get(lines.size() - 1);
-          executors += Long.parseLong(last.substring(last.lastIndexOf(',') + 1).trim());
-        } else if (name.endsWith("CoflowPlugin.flows.startMillis.csv")) {
-          List<String> lines = Files.readAllLines(f); // t,count,max,...
-          flowsTimed += Long.parseLong(lines.get(lines.size() - 1).split(",")[1].trim());
+        if (name.endsWith("CoflowPlugin.bytes.paced.csv")) { // t,value
+          executors += Long.parseLong(lastRow(f)[1].trim());
+        } else if (name.endsWith("CoflowPlugin.flows.startMillis.csv")) { // t,count,max,...
+          flowsTimed += Long.parseLong(lastRow(f)[1].trim());
         }
       }
     }
     assertEquals(runs.pacedBytes(run), executors, "bytes fetched paced, executors against driver");
     assertTrue(flowsTimed > 0, "the executors' sinks time the starts of their paced flows");
+  }
+
+  /** The columns of a CSV sink's last row. */
+  private static String[] lastRow(Path csv) throws IOException {
+    List<String> lines = Files.readAllLines(csv);
+    return lines.get(lines.size() - 1).split(",");
   }
 
   /**
