@@ -60,6 +60,11 @@ final class ShuffleProgressListener extends SparkListener {
   /** Stages reading shuffles that Spark submitted and that have not completed: active coflows. */
   private final Set<Integer> active = ConcurrentHashMap.newKeySet();
 
+  /**
+   * Stage id to the last attempt of it Spark submitted, for the stages of {@link #shufflesRead}.
+   */
+  private final Map<Integer, Integer> attempts = new ConcurrentHashMap<>();
+
   private volatile DriverMetrics metrics;
 
   /** Where completed coflows go for the Coflows tab and the event log; null for nowhere. */
@@ -161,6 +166,7 @@ final class ShuffleProgressListener extends SparkListener {
     if (shufflesRead.containsKey(stage)) {
       active.add(stage);
       tallies.put(stage, new Tally());
+      attempts.put(stage, submitted.stageInfo().attemptNumber());
     }
   }
 
@@ -197,6 +203,7 @@ final class ShuffleProgressListener extends SparkListener {
       for (int stage : stages) {
         if (stagesOfJob.values().stream().noneMatch(other -> other.contains(stage))) {
           shufflesRead.remove(stage); // unless a job still running shares it
+          attempts.remove(stage);
         }
       }
     }
@@ -225,7 +232,7 @@ final class ShuffleProgressListener extends SparkListener {
   @Override
   public void onTaskEnd(SparkListenerTaskEnd end) {
     List<Integer> read = shufflesRead.get(end.stageId());
-    if (read != null) {
+    if (read != null && (end.taskInfo().successful() || !fromEarlierAttempt(end))) {
       int task = end.taskInfo().partitionId();
       tally(end, read.get(0), task);
       for (int s : read) {
@@ -239,6 +246,14 @@ final class ShuffleProgressListener extends SparkListener {
         }
       }
     }
+  }
+
+  /**
+   * Whether the task ran in an attempt of its stage older than the last one submitted: a zombie,
+   * whose failure says nothing of the reducer's task in the attempt that fetches now.
+   */
+  private boolean fromEarlierAttempt(SparkListenerTaskEnd end) {
+    return end.stageAttemptId() < attempts.getOrDefault(end.stageId(), 0);
   }
 
   /** Counts a successful reduce task of an active coflow: where it ran, and where it was placed. */
@@ -265,7 +280,14 @@ final class ShuffleProgressListener extends SparkListener {
   @Override
   public void onStageCompleted(SparkListenerStageCompleted completed) {
     StageInfo stage = completed.stageInfo();
-    List<Integer> read = shufflesRead.remove(stage.stageId());
+    // A failed attempt is submitted again (or its job ends): the tasks of the next attempt end
+    // their reducers as this one's did.
+    boolean failed = stage.failureReason().isDefined();
+    List<Integer> read =
+        failed ? shufflesRead.get(stage.stageId()) : shufflesRead.remove(stage.stageId());
+    if (!failed) {
+      attempts.remove(stage.stageId());
+    }
     List<HostRate> rates = read == null ? List.of() : traffic.apply(read);
     long fetchedMillis = 0;
     if (read != null) {
@@ -276,7 +298,7 @@ final class ShuffleProgressListener extends SparkListener {
     }
     Tally t = tallies.remove(stage.stageId());
     if (!active.remove(stage.stageId())
-        || stage.failureReason().isDefined()
+        || failed
         || stage.submissionTime().isEmpty()
         || stage.completionTime().isEmpty()) {
       return;
