@@ -329,9 +329,10 @@ public final class CoflowDriverPlugin implements DriverPlugin {
 
   /**
    * Answers an executor's rate questions, after taking the progress they carry (so that a decision
-   * they bring about sees it); no limit for any while no coordinator runs.
+   * they bring about sees it); no limit for any while no coordinator runs, nor for a question no
+   * reduce task waits for ({@link ReducerTasks}; null: every question counts).
    */
-  static double[] rates(ShuffleCoordinator c, Messages.RateQueries q) {
+  static double[] rates(ShuffleCoordinator c, Messages.RateQueries q, ReducerTasks tasks) {
     int n = q.reducers().length;
     if (q.shuffleIds().length != n || q.sources().length != n || q.delivered().length != n) {
       throw new IllegalArgumentException(
@@ -342,11 +343,19 @@ public final class CoflowDriverPlugin implements DriverPlugin {
       Arrays.fill(rates, Double.POSITIVE_INFINITY);
       return rates;
     }
+    boolean[] counts = new boolean[n];
     for (int i = 0; i < n; i++) {
-      c.delivered(q.shuffleIds()[i], q.reducers()[i], q.sources()[i], q.delivered()[i]);
+      counts[i] =
+          tasks == null || tasks.asks(q.shuffleIds()[i], q.reducers()[i], q.fetchingExecutor());
+      if (counts[i]) {
+        c.delivered(q.shuffleIds()[i], q.reducers()[i], q.sources()[i], q.delivered()[i]);
+      }
     }
     for (int i = 0; i < n; i++) {
-      rates[i] = c.rate(q.shuffleIds()[i], q.reducers()[i], q.sources()[i], q.fetchingExecutor());
+      rates[i] =
+          counts[i]
+              ? c.rate(q.shuffleIds()[i], q.reducers()[i], q.sources()[i], q.fetchingExecutor())
+              : Double.POSITIVE_INFINITY;
     }
     return rates;
   }
@@ -362,7 +371,8 @@ public final class CoflowDriverPlugin implements DriverPlugin {
     }
     if (message instanceof Messages.RateQueries q) {
       orders.asked(q.fetchingExecutor());
-      return rates(c, q);
+      ShuffleProgressListener l = progress;
+      return rates(c, q, l == null ? null : l.tasks);
     }
     if (message instanceof Messages.Delivered d) {
       if (c != null) {

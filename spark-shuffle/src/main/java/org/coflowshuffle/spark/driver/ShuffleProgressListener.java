@@ -13,6 +13,7 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.IntConsumer;
 import org.apache.spark.scheduler.SparkListener;
 import org.apache.spark.scheduler.SparkListenerExecutorAdded;
 import org.apache.spark.scheduler.SparkListenerExecutorRemoved;
@@ -64,6 +65,9 @@ final class ShuffleProgressListener extends SparkListener {
    * Stage id to the last attempt of it Spark submitted, for the stages of {@link #shufflesRead}.
    */
   private final Map<Integer, Integer> attempts = new ConcurrentHashMap<>();
+
+  /** Where the reduce tasks of the stages fetching now run: whose rate questions count. */
+  final ReducerTasks tasks;
 
   private volatile DriverMetrics metrics;
 
@@ -124,6 +128,13 @@ final class ShuffleProgressListener extends SparkListener {
     this.executorGone = executorGone;
     this.reducerStarted = reducerStarted;
     this.executorsAlone = executorsAlone;
+    this.tasks =
+        new ReducerTasks(
+            (shuffle, reducer) ->
+                steered
+                    .apply(shuffle)
+                    .filter(p -> p.tasks().taskOf(reducer) >= 0)
+                    .map(p -> p.executorOfTask(p.tasks().taskOf(reducer)).executorId()));
   }
 
   @Override
@@ -167,6 +178,7 @@ final class ShuffleProgressListener extends SparkListener {
       active.add(stage);
       tallies.put(stage, new Tally());
       attempts.put(stage, submitted.stageInfo().attemptNumber());
+      shufflesRead.get(stage).forEach(tasks::forget);
     }
   }
 
@@ -221,10 +233,25 @@ final class ShuffleProgressListener extends SparkListener {
       return;
     }
     int task = start.taskInfo().partitionId();
+    String executor = start.taskInfo().executorId();
     for (int s : read) {
-      ReduceTaskRanges tasks = placements.apply(s).map(ShufflePlacement::tasks).orElse(null);
-      if (tasks != null && task < tasks.tasks() && tasks.end(task) - tasks.first(task) == 1) {
-        reducerStarted.started(s, tasks.first(task), start.taskInfo().executorId());
+      ReduceTaskRanges ranges = placements.apply(s).map(ShufflePlacement::tasks).orElse(null);
+      if (ranges != null && task < ranges.tasks() && ranges.end(task) - ranges.first(task) == 1) {
+        reducerStarted.started(s, ranges.first(task), executor);
+      }
+      if (!start.taskInfo().speculative()) { // the first copy fetches on where it runs
+        forEachReducer(ranges, task, r -> tasks.started(s, r, executor));
+      }
+    }
+  }
+
+  /** Each reducer task {@code task} reads: its range, or the partition where none is known. */
+  private static void forEachReducer(ReduceTaskRanges ranges, int task, IntConsumer action) {
+    if (ranges == null || task >= ranges.tasks()) {
+      action.accept(task);
+    } else {
+      for (int r = ranges.first(task); r < ranges.end(task); r++) {
+        action.accept(r);
       }
     }
   }
@@ -236,14 +263,14 @@ final class ShuffleProgressListener extends SparkListener {
       int task = end.taskInfo().partitionId();
       tally(end, read.get(0), task);
       for (int s : read) {
-        ReduceTaskRanges tasks = placements.apply(s).map(ShufflePlacement::tasks).orElse(null);
-        if (tasks == null || task >= tasks.tasks()) {
-          coordinator.reducerDone(s, task);
-        } else {
-          for (int r = tasks.first(task); r < tasks.end(task); r++) {
-            coordinator.reducerDone(s, r);
-          }
-        }
+        ReduceTaskRanges ranges = placements.apply(s).map(ShufflePlacement::tasks).orElse(null);
+        forEachReducer(
+            ranges,
+            task,
+            r -> {
+              tasks.ended(s, r);
+              coordinator.reducerDone(s, r);
+            });
       }
     }
   }
@@ -295,6 +322,7 @@ final class ShuffleProgressListener extends SparkListener {
       fetchedMillis =
           Double.isNaN(since) ? 0 : System.currentTimeMillis() - Math.round(since * 1e3);
       read.forEach(coordinator::fetchFinished);
+      read.forEach(tasks::forget);
     }
     Tally t = tallies.remove(stage.stageId());
     if (!active.remove(stage.stageId())

@@ -4,6 +4,8 @@
  */
 package org.coflowshuffle.spark.driver;
 
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.mockito.ArgumentMatchers.anyInt;
 import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.never;
@@ -18,6 +20,7 @@ import org.apache.spark.scheduler.SparkListenerJobStart;
 import org.apache.spark.scheduler.SparkListenerStageCompleted;
 import org.apache.spark.scheduler.SparkListenerStageSubmitted;
 import org.apache.spark.scheduler.SparkListenerTaskEnd;
+import org.apache.spark.scheduler.SparkListenerTaskStart;
 import org.apache.spark.scheduler.StageInfo;
 import org.apache.spark.scheduler.TaskInfo;
 import org.apache.spark.scheduler.TaskLocality;
@@ -91,6 +94,19 @@ class ShuffleProgressListenerTest {
     listener.onTaskEnd(taskEnd(0, 1, TaskState.FAILED()));
 
     verify(coordinator).reducerDone(SHUFFLE, 1);
+  }
+
+  @Test
+  void onlyTheExecutorRunningAReducersTaskSpeaksForItsFetchUntilTheTaskEnds() {
+    listener.onStageSubmitted(new SparkListenerStageSubmitted(stage(REDUCE_STAGE, 0, -1), null));
+    SparkListenerTaskEnd end = taskEnd(0, 2, TaskState.FINISHED());
+    listener.onTaskStart(new SparkListenerTaskStart(REDUCE_STAGE, 0, end.taskInfo()));
+    assertTrue(listener.tasks.asks(SHUFFLE, 2, "1"));
+    assertFalse(listener.tasks.asks(SHUFFLE, 2, "9"));
+
+    listener.onTaskEnd(end);
+
+    assertFalse(listener.tasks.asks(SHUFFLE, 2, "1"));
   }
 
   /** The reduce stage's first attempt fails on a fetch failure; Spark submits attempt 1. */
