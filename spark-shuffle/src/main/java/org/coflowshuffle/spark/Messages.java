@@ -151,11 +151,18 @@ public final class Messages {
    * @param cause why, for metrics: {@code connect} (the sender could not be reached), {@code start}
    *     (the flow could not start: the executor is stopping, or a failure of ours) or {@code fetch}
    *     (a block failed on the way)
+   * @param fetchingExecutor the executor whose flow it was (the driver counts only the one running
+   *     the reducer's task)
    */
-  public record Unpaced(int shuffleId, int reducer, String sourceExecutor, String cause)
+  public record Unpaced(
+      int shuffleId, int reducer, String sourceExecutor, String cause, String fetchingExecutor)
       implements Serializable {}
 
-  /** A reducer received {@code bytes} from an executor (what no ask carried). Sent, no reply. */
-  public record Delivered(int shuffleId, int reducer, String sourceExecutor, long bytes)
+  /**
+   * A reducer received {@code bytes} from an executor (what no ask carried), on {@code
+   * fetchingExecutor}. Sent, no reply.
+   */
+  public record Delivered(
+      int shuffleId, int reducer, String sourceExecutor, long bytes, String fetchingExecutor)
       implements Serializable {}
 }

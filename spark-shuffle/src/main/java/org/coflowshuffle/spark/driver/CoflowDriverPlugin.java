@@ -345,8 +345,7 @@ public final class CoflowDriverPlugin implements DriverPlugin {
     }
     boolean[] counts = new boolean[n];
     for (int i = 0; i < n; i++) {
-      counts[i] =
-          tasks == null || tasks.asks(q.shuffleIds()[i], q.reducers()[i], q.fetchingExecutor());
+      counts[i] = counts(tasks, q.shuffleIds()[i], q.reducers()[i], q.fetchingExecutor());
       if (counts[i]) {
         c.delivered(q.shuffleIds()[i], q.reducers()[i], q.sources()[i], q.delivered()[i]);
       }
@@ -360,9 +359,16 @@ public final class CoflowDriverPlugin implements DriverPlugin {
     return rates;
   }
 
+  /** Whether what {@code fetcher} says of a reducer's fetch counts ({@link ReducerTasks}). */
+  private static boolean counts(ReducerTasks tasks, int shuffleId, int reducer, String fetcher) {
+    return tasks == null || tasks.asks(shuffleId, reducer, fetcher);
+  }
+
   @Override
   public Object receive(Object message) {
     ShuffleCoordinator c = current;
+    ShuffleProgressListener l = progress;
+    ReducerTasks tasks = l == null ? null : l.tasks;
     if (message instanceof Messages.MapOutput r) {
       if (c != null) {
         c.mapOutput(r.shuffleId(), r.mapIndex(), r.executorId(), r.bytesPerReducer());
@@ -371,18 +377,17 @@ public final class CoflowDriverPlugin implements DriverPlugin {
     }
     if (message instanceof Messages.RateQueries q) {
       orders.asked(q.fetchingExecutor());
-      ShuffleProgressListener l = progress;
-      return rates(c, q, l == null ? null : l.tasks);
+      return rates(c, q, tasks);
     }
     if (message instanceof Messages.Delivered d) {
-      if (c != null) {
+      if (c != null && counts(tasks, d.shuffleId(), d.reducer(), d.fetchingExecutor())) {
         c.delivered(d.shuffleId(), d.reducer(), d.sourceExecutor(), d.bytes());
         orders.askRatesNow(); // a flow ended: what it leaves goes to the others now
       }
       return null; // sent one-way
     }
     if (message instanceof Messages.Unpaced u) {
-      if (c != null) {
+      if (c != null && counts(tasks, u.shuffleId(), u.reducer(), u.fetchingExecutor())) {
         c.fetched(u.shuffleId(), u.reducer(), u.sourceExecutor());
       }
       DriverMetrics m = metrics;

@@ -175,15 +175,25 @@ public final class DriverLink {
   }
 
   /** Progress for the coordinator; lost reports only make its estimates coarser. */
-  static void delivered(Messages.Delivered d) {
-    sendOneWay(d, "progress reports");
+  static void delivered(int shuffleId, int reducer, String sourceExecutor, long bytes) {
+    PluginContext ctx = context;
+    if (ctx != null) {
+      sendOneWay(
+          new Messages.Delivered(shuffleId, reducer, sourceExecutor, bytes, ctx.executorID()),
+          "progress reports");
+    }
   }
 
-  /** A flow that left the paced transport; never waits. */
-  static void unpaced(Messages.Unpaced u) {
+  /** A flow that left the paced transport, and why ({@link Messages.Unpaced}); never waits. */
+  static void unpaced(int shuffleId, int reducer, String sourceExecutor, String cause) {
     ExecutorMetrics.fellBack.incrementAndGet();
-    ExecutorMetrics.fellBackBy.get(u.cause()).incrementAndGet();
-    sendOneWay(u, "fallback reports");
+    ExecutorMetrics.fellBackBy.get(cause).incrementAndGet();
+    PluginContext ctx = context;
+    if (ctx != null) {
+      sendOneWay(
+          new Messages.Unpaced(shuffleId, reducer, sourceExecutor, cause, ctx.executorID()),
+          "fallback reports");
+    }
   }
 
   /** This executor's paced total, for the driver's figure; never waits. */

@@ -543,8 +543,7 @@ final class PacedShuffleClient extends BlockStoreClient {
               flow.progress.forEach(
                   (r, p) -> {
                     // also with nothing untold: the driver hands what the flow leaves to others
-                    DriverLink.delivered(
-                        new Messages.Delivered(finalShuffle, r, execId, p.untold()));
+                    DriverLink.delivered(finalShuffle, r, execId, p.untold());
                   });
             });
   }
@@ -575,7 +574,7 @@ final class PacedShuffleClient extends BlockStoreClient {
       spark.fetchBlocks(host, port, execId, blockIds, listener, null);
     }
     for (int r : reducers) {
-      DriverLink.unpaced(new Messages.Unpaced(shuffleId, r, execId, cause));
+      DriverLink.unpaced(shuffleId, r, execId, cause);
     }
   }
 

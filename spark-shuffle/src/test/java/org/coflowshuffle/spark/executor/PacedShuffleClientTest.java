@@ -113,6 +113,7 @@ class PacedShuffleClientTest {
     int port = server.start("127.0.0.1", 0);
     serverPort = port;
     driver = mock(PluginContext.class);
+    when(driver.executorID()).thenReturn("R");
     when(driver.ask(any()))
         .thenAnswer(
             call -> {
@@ -180,7 +181,7 @@ class PacedShuffleClientTest {
         new String(got.blocks.get("shuffle_0_1_0"), StandardCharsets.UTF_8),
         "a block the paced sender cannot serve is fetched by Spark's client");
     assertEquals(List.of("shuffle_0_1_0"), sparkFetched);
-    verify(driver, timeout(5000)).send(new Messages.Unpaced(0, 0, "exec-1", "fetch"));
+    verify(driver, timeout(5000)).send(new Messages.Unpaced(0, 0, "exec-1", "fetch", "R"));
   }
 
   @Test
