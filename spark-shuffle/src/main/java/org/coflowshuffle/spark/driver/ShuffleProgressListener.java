@@ -37,7 +37,8 @@ import scala.jdk.javaapi.CollectionConverters;
  * tasks ending (their reducers stop competing for bandwidth: one, or the run a task of coalesced
  * partitions read), and stages that read a shuffle completing (that shuffle's flows are then done
  * and it no longer competes with later ones). Tells where reduce tasks start, which is not always
- * where they were placed.
+ * where they were placed. A stage attempted again is followed as its first attempt was; a task of
+ * an earlier attempt that fails late ends nothing of it.
  */
 final class ShuffleProgressListener extends SparkListener {
 
