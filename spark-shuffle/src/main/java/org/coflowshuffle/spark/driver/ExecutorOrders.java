@@ -112,7 +112,7 @@ final class ExecutorOrders {
       for (int shuffleId : placement.shuffleIds()) {
         try {
           ref.send(blocks.order(shuffleId, tasks.first(t)).wire());
-          ordered.put(key(shuffleId, tasks.first(t)), on.executorId());
+          ordered.put(ReducerTasks.key(shuffleId, tasks.first(t)), on.executorId());
         } catch (RuntimeException e) { // outputs lost, the executor gone: its task fetches
           LOG.debug("coflow: no order to executor {}", on.executorId(), e);
         }
@@ -121,17 +121,13 @@ final class ExecutorOrders {
     askRatesNow();
   }
 
-  private static long key(int shuffleId, int reducer) {
-    return ((long) shuffleId << 32) | (reducer & 0xffffffffL);
-  }
-
   /**
    * The task reading reducer {@code reducer} of a shuffle started on {@code executorId}; if another
    * executor was told to fetch it ahead, that one is told to drop it, as {@code int[] {shuffleId,
    * reducer}}.
    */
   void taskStarted(int shuffleId, int reducer, String executorId) {
-    String told = ordered.remove(key(shuffleId, reducer));
+    String told = ordered.remove(ReducerTasks.key(shuffleId, reducer));
     RpcEndpointRef ref = told == null || told.equals(executorId) ? null : executors.get(told);
     if (ref != null) {
       try {

@@ -35,7 +35,8 @@ final class ReducerTasks {
     this.placedOn = placedOn;
   }
 
-  private static long key(int shuffleId, int reducer) {
+  /** One key for a shuffle's reducer, for maps kept per reducer of the stages fetching now. */
+  static long key(int shuffleId, int reducer) {
     return ((long) shuffleId << 32) | (reducer & 0xffffffffL);
   }
 
