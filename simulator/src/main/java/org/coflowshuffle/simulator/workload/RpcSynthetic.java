@@ -104,8 +104,8 @@ public final class RpcSynthetic {
       sum += weight[i];
     }
     FlowTable.Builder flows = new FlowTable.Builder(n * n);
-    for (int u = 0; u < n; u++) {
-      for (int r = 0; r < n; r++) {
+    for (int r = 0; r < n; r++) { // reducer by reducer, as reducers fetch (CoflowShape.Grid)
+      for (int u = 0; u < n; u++) {
         flows.add(u, r, bytes * weight[u * n + r] / sum);
       }
     }

@@ -26,8 +26,8 @@ public final class CoflowShape {
   private Slots slots;
   private FlowGroups byReducer;
   private FlowGroups bySender;
-  private int[] senderOfRow; // see senderOfRow()
-  private boolean senderOfRowKnown;
+  private Grid grid; // see grid()
+  private boolean gridKnown;
 
   /**
    * Flows grouped by reducer and source host.
@@ -96,30 +96,71 @@ public final class CoflowShape {
   }
 
   /**
-   * When the flows grouped by reducer are {@linkplain FlowGroups#strided strided} and each row (one
-   * flow to every reducer) comes from one sender, as a full shuffle listed sender by sender does:
-   * per row, its sender; else null. A loop over one reducer's flows then takes each flow's sender
-   * from this small array instead of from the per-flow one, whose reads jump a row at every flow.
-   * Loops over all flows go row by row, with neither per-flow index array.
+   * A full shuffle: every row (one flow to each reducer, in reducer order) comes from one sender,
+   * and the flow of row i to reducer n is at {@code i * rowStep + n * columnStep}. Listed sender by
+   * sender, a row is contiguous ({@code columnStep} 1); listed reducer by reducer, a reducer's
+   * flows are ({@code rowStep} 1). A loop over one reducer's flows takes each flow's sender from
+   * the small {@code senderOfRow} instead of from the per-flow array, and loops over all flows go
+   * in memory order with neither per-flow index array.
    */
-  int[] senderOfRow() {
-    if (!senderOfRowKnown) {
-      senderOfRowKnown = true;
+  record Grid(int[] senderOfRow, int rowStep, int columnStep) {
+
+    /** The flow of row {@code row} to reducer {@code n}. */
+    int flow(int row, int n) {
+      return row * rowStep + n * columnStep;
+    }
+
+    /** Whether each reducer's flows are contiguous (listed reducer by reducer). */
+    boolean byReducer() {
+      return rowStep == 1;
+    }
+
+    int rows() {
+      return senderOfRow.length;
+    }
+  }
+
+  /** The coflow as a {@link Grid} when it is a full shuffle in either regular order, else null. */
+  Grid grid() {
+    if (!gridKnown) {
+      gridKnown = true;
       FlowGroups groups = byReducer();
       if (groups.strided()) {
-        int[] senders = new int[sourceOfFlow.length / groups.step()];
-        for (int row = 0, k = 0; row < senders.length; row++) {
-          senders[row] = sourceOfFlow[k];
-          for (int end = k + groups.step(); k < end; k++) {
-            if (sourceOfFlow[k] != senders[row]) {
-              return null;
-            }
-          }
-        }
-        senderOfRow = senders;
+        grid = senderBySender(groups.step());
+      } else if (reducers > 0 && sourceOfFlow.length % reducers == 0) {
+        grid = reducerByReducer(sourceOfFlow.length / reducers);
       }
     }
-    return senderOfRow;
+    return grid;
+  }
+
+  /** The grid of flows listed sender by sender, rows of {@code width}, or null. */
+  private Grid senderBySender(int width) {
+    int[] senders = new int[sourceOfFlow.length / width];
+    for (int row = 0, k = 0; row < senders.length; row++) {
+      senders[row] = sourceOfFlow[k];
+      for (int end = k + width; k < end; k++) {
+        if (sourceOfFlow[k] != senders[row]) {
+          return null;
+        }
+      }
+    }
+    return new Grid(senders, width, 1);
+  }
+
+  /**
+   * The grid of flows listed reducer by reducer, {@code rows} flows each, every reducer's from the
+   * same senders in the same order, or null.
+   */
+  private Grid reducerByReducer(int rows) {
+    for (int n = 0, k = 0; n < reducers; n++) {
+      for (int row = 0; row < rows; row++, k++) {
+        if (reducerOfFlow[k] != n || sourceOfFlow[k] != sourceOfFlow[row]) {
+          return null;
+        }
+      }
+    }
+    return new Grid(Arrays.copyOf(sourceOfFlow, rows), 1, rows);
   }
 
   /** The flows grouped by source host (of {@code hosts}), grouped when first asked. */

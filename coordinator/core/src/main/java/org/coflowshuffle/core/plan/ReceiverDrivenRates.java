@@ -113,11 +113,12 @@ public final class ReceiverDrivenRates implements RateRule {
     last.onPlan = last.movedAsCommitted(d, now);
     boolean again = last.onPlan && last.continues(d, gate, m);
     double[] actualIn = zeroed(ACTUAL_IN, m);
-    if (!again && !allMove && shape.senderOfRow() != null && !mayStretch(d, net, shortestSpan)) {
+    CoflowShape.Grid grid = shape.grid();
+    if (!again && !allMove && grid != null && !mayStretch(d, net, shortestSpan)) {
       // One pass gives the senders' bytes and the rates: no stretch can follow from those bytes.
       last.start(d, gate, m);
       double[] senderBytes = new double[m];
-      rewriteAllRows(last, shape.senderOfRow(), remaining, to, span, actualIn, senderBytes);
+      rewriteAllGrid(last, grid, remaining, to, span, actualIn, senderBytes);
       ended(last, to, span, now);
       finish(plan, net, last, senderBytes, actualIn, readAfter);
       return last.rates;
@@ -207,8 +208,22 @@ public final class ReceiverDrivenRates implements RateRule {
     }
     CoflowShape shape = d.shape();
     double[] remaining = d.active().remaining();
-    int[] senderOfRow = shape.senderOfRow();
-    if (senderOfRow != null) { // a full shuffle: row by row, each row one sender's
+    CoflowShape.Grid grid = shape.grid();
+    if (grid != null && grid.byReducer()) { // a full shuffle, reducer by reducer
+      int[] senderOfRow = grid.senderOfRow();
+      for (int n = 0, k = 0; n < to.length; n++) {
+        int h = to[n];
+        for (int row = 0; row < senderOfRow.length; row++, k++) {
+          int u = senderOfRow[row];
+          if (remaining[k] > 0 && h >= 0 && h != u) {
+            senderBytes[u] += remaining[k];
+          }
+        }
+      }
+      return senderBytes;
+    }
+    if (grid != null) { // a full shuffle, row by row, each row one sender's
+      int[] senderOfRow = grid.senderOfRow();
       for (int row = 0, k = 0; row < senderOfRow.length; row++) {
         int u = senderOfRow[row];
         double sum = senderBytes[u];
@@ -257,14 +272,15 @@ public final class ReceiverDrivenRates implements RateRule {
   /**
    * Takes reducer n's flows' bytes from their senders' while it received on host {@code from}, and
    * adds them while it receives on host {@code into} (-1: not receiving). In a full shuffle ({@link
-   * CoflowShape#senderOfRow}) the loop steps by a constant, as in {@link #stopColumn}.
+   * CoflowShape#grid}) the loop steps by a constant, as in {@link #stopColumn}.
    */
   private static void moveSenderBytes(
       CoflowShape shape, double[] remaining, int n, int from, int into, double[] senderBytes) {
-    int[] senderOfRow = shape.senderOfRow();
-    if (senderOfRow != null) {
-      int step = shape.byReducer().step();
-      for (int row = 0, k = n; row < senderOfRow.length; row++, k += step) {
+    CoflowShape.Grid grid = shape.grid();
+    if (grid != null) {
+      int[] senderOfRow = grid.senderOfRow();
+      int step = grid.rowStep();
+      for (int row = 0, k = grid.flow(0, n); row < senderOfRow.length; row++, k += step) {
         moveSenderBytes(senderOfRow[row], remaining[k], from, into, senderBytes);
       }
     } else {
@@ -296,8 +312,8 @@ public final class ReceiverDrivenRates implements RateRule {
    */
   private static void stretch(
       CoflowShape shape, double[] remaining, int[] to, double[] span, double[] senderSpan) {
-    int[] senderOfRow = shape.senderOfRow();
-    FlowGroups bySender = senderOfRow == null ? shape.bySender(span.length) : null;
+    CoflowShape.Grid grid = shape.grid();
+    FlowGroups bySender = grid == null ? shape.bySender(span.length) : null;
     double[] stretched = span.clone(); // the spans before any stretch stay readable
     boolean[] reached = new boolean[span.length];
     boolean[] visited = new boolean[span.length];
@@ -314,10 +330,10 @@ public final class ReceiverDrivenRates implements RateRule {
         break;
       }
       visited[slowest] = true;
-      if (senderOfRow != null) { // the sender's rows, each reducer's flow at its place in them
-        for (int row = 0; row < senderOfRow.length; row++) {
-          if (senderOfRow[row] == slowest) {
-            reachRow(remaining, row * to.length, slowest, to, reached, stretched, senderSpan);
+      if (grid != null) { // the sender's rows, each reducer's flow at its place in them
+        for (int row = 0; row < grid.rows(); row++) {
+          if (grid.senderOfRow()[row] == slowest) {
+            reachRow(remaining, grid, row, slowest, to, reached, stretched, senderSpan);
           }
         }
         continue;
@@ -332,18 +348,20 @@ public final class ReceiverDrivenRates implements RateRule {
     System.arraycopy(stretched, 0, span, 0, span.length);
   }
 
-  /** {@link #stretch}'s visit of one row of a full shuffle, from {@code k}, sent by {@code u}. */
+  /** {@link #stretch}'s visit of one row of a full shuffle, sent by {@code u}. */
   private static void reachRow(
       double[] remaining,
-      int k,
+      CoflowShape.Grid grid,
+      int row,
       int u,
       int[] to,
       boolean[] reached,
       double[] stretched,
       double[] senderSpan) {
-    for (int n = 0; n < to.length; n++) {
+    int step = grid.columnStep();
+    for (int n = 0, k = grid.flow(row, 0); n < to.length; n++, k += step) {
       int h = to[n];
-      if (remaining[k + n] > 0 && h >= 0 && h != u) {
+      if (remaining[k] > 0 && h >= 0 && h != u) {
         reach(h, u, reached, stretched, senderSpan);
       }
     }
@@ -384,9 +402,9 @@ public final class ReceiverDrivenRates implements RateRule {
       double[] span,
       double now,
       double[] actualIn) {
-    int[] senderOfRow = shape.senderOfRow();
-    if (senderOfRow != null) {
-      rewriteAllRows(last, senderOfRow, remaining, to, span, actualIn, null);
+    CoflowShape.Grid grid = shape.grid();
+    if (grid != null) {
+      rewriteAllGrid(last, grid, remaining, to, span, actualIn, null);
     } else {
       rewriteAllFlows(last, shape, remaining, to, span, actualIn);
     }
@@ -429,10 +447,27 @@ public final class ReceiverDrivenRates implements RateRule {
   }
 
   /**
-   * {@link #rewriteAll}'s rates in a full shuffle ({@link CoflowShape#senderOfRow}), row by row:
-   * the same operations in the same order, with each row's sender and sum held once. With {@code
-   * senderBytes}, also {@link #senderBytes}'s sums into it, in its order.
+   * {@link #rewriteAll}'s rates in a full shuffle ({@link CoflowShape#grid}), in memory order: the
+   * same operations in the same order as flow by flow, with each row's (or column's) sender, host
+   * and sums held once. With {@code senderBytes}, also {@link #senderBytes}'s sums into it, in its
+   * order.
    */
+  private static void rewriteAllGrid(
+      CommittedRates last,
+      CoflowShape.Grid grid,
+      double[] remaining,
+      int[] to,
+      double[] span,
+      double[] actualIn,
+      double[] senderBytes) {
+    if (grid.byReducer()) {
+      rewriteAllColumns(last, grid.senderOfRow(), remaining, to, span, actualIn, senderBytes);
+    } else {
+      rewriteAllRows(last, grid.senderOfRow(), remaining, to, span, actualIn, senderBytes);
+    }
+  }
+
+  /** {@link #rewriteAllGrid} where the flows are listed sender by sender: row by row. */
   private static void rewriteAllRows(
       CommittedRates last,
       int[] senderOfRow,
@@ -474,6 +509,53 @@ public final class ReceiverDrivenRates implements RateRule {
     }
   }
 
+  /** {@link #rewriteAllGrid} where the flows are listed reducer by reducer: column by column. */
+  private static void rewriteAllColumns(
+      CommittedRates last,
+      int[] senderOfRow,
+      double[] remaining,
+      int[] to,
+      double[] span,
+      double[] actualIn,
+      double[] senderBytes) {
+    double[] rates = last.rates;
+    double[] outRate = last.outRate;
+    int[] outFlows = last.outFlows;
+    boolean[] gate = last.gate;
+    int rows = senderOfRow.length;
+    for (int n = 0, k = 0; n < to.length; n++, k += rows) {
+      int h = to[n];
+      if (h < 0) {
+        Arrays.fill(rates, k, k + rows, 0);
+        continue;
+      }
+      double hostSpan = span[h];
+      double in = last.inRate[n];
+      double got = actualIn[h];
+      for (int row = 0; row < rows; row++) {
+        int u = senderOfRow[row];
+        double left = remaining[k + row];
+        if (left > 0 && h != u) {
+          if (senderBytes != null) {
+            senderBytes[u] += left;
+          }
+          if (gate[u]) {
+            double rate = left / hostSpan;
+            rates[k + row] = rate;
+            in += rate;
+            got += rate;
+            outRate[u] += rate;
+            outFlows[u]++;
+            continue;
+          }
+        }
+        rates[k + row] = 0;
+      }
+      last.inRate[n] = in;
+      actualIn[h] = got;
+    }
+  }
+
   /**
    * The rates of the reducers whose flows now end at another time, or on another host, than at the
    * last commit; the others keep theirs (equal, up to rounding, to what they would be computed
@@ -502,12 +584,13 @@ public final class ReceiverDrivenRates implements RateRule {
       return;
     }
     double[] rates = last.rates;
-    int[] senderOfRow = shape.senderOfRow();
+    CoflowShape.Grid grid = shape.grid();
     double[] byRow = // the sums of those reducers' rates, when rewritten row by row
-        senderOfRow != null
+        grid != null
+                && !grid.byReducer()
                 && count >= to.length / DOUBLES_PER_LINE
-                && senderOfRow.length == shape.senders.length
-            ? rewriteColumnsByRow(last, d, senderOfRow, changed, count, to, span)
+                && grid.rows() == shape.senders.length
+            ? rewriteColumnsByRow(last, d, grid.senderOfRow(), changed, count, to, span)
             : null;
     for (int c = 0; c < count; c++) {
       int n = changed[c];
@@ -515,10 +598,10 @@ public final class ReceiverDrivenRates implements RateRule {
       double in = 0;
       if (byRow != null) {
         in = byRow[c];
-      } else if (senderOfRow != null && h < 0) {
-        stopColumn(last, senderOfRow, n);
-      } else if (senderOfRow != null) {
-        in = rewriteColumn(last, senderOfRow, remaining, n, h, span[h]);
+      } else if (grid != null && h < 0) {
+        stopColumn(last, grid, n);
+      } else if (grid != null) {
+        in = rewriteColumn(last, grid, remaining, n, h, span[h]);
       } else {
         for (int i = flows.start(n); i < flows.end(n); i += flows.step()) {
           int k = flows.flow(i);
@@ -547,11 +630,12 @@ public final class ReceiverDrivenRates implements RateRule {
 
   /**
    * {@link #rewriteChanged}'s rates of the {@code count} reducers listed in {@code changed}, in a
-   * full shuffle ({@link CoflowShape#senderOfRow}) whose rows have senders of their own; returns
-   * each one's sum of rates, in that order. Row by row, where {@link #rewriteColumn} goes reducer
-   * by reducer: once most memory lines of a row hold a flow that changes, the rows are read in
-   * order instead of one line per row and reducer. Each sender's and each reducer's sum takes the
-   * same additions in the same order as column by column (a sender owns one row), so the same bits.
+   * full shuffle listed sender by sender ({@link CoflowShape#grid}) whose rows have senders of
+   * their own; returns each one's sum of rates, in that order. Row by row, where {@link
+   * #rewriteColumn} goes reducer by reducer: once most memory lines of a row hold a flow that
+   * changes, the rows are read in order instead of one line per row and reducer. Each sender's and
+   * each reducer's sum takes the same additions in the same order as column by column (a sender
+   * owns one row), so the same bits.
    */
   private static double[] rewriteColumnsByRow(
       CommittedRates last,
@@ -600,17 +684,18 @@ public final class ReceiverDrivenRates implements RateRule {
   }
 
   /**
-   * Zeroes the rates of reducer n's flows in a full shuffle ({@link CoflowShape#senderOfRow}: its
-   * flows are n, n + reducers, ...), for a reducer that stops receiving. The loops for one reducer
-   * in that shape step through the arrays by a constant instead of through {@link FlowGroups}, and
-   * take each row's sender from the small {@code senderOfRow} instead of the per-flow sources.
+   * Zeroes the rates of reducer n's flows in a full shuffle ({@link CoflowShape#grid}), for a
+   * reducer that stops receiving. The loops for one reducer in that shape step through the arrays
+   * by a constant instead of through {@link FlowGroups}, and take each row's sender from the small
+   * {@code senderOfRow} instead of the per-flow sources.
    */
-  private static void stopColumn(CommittedRates last, int[] senderOfRow, int n) {
+  private static void stopColumn(CommittedRates last, CoflowShape.Grid grid, int n) {
     double[] rates = last.rates;
     double[] outRate = last.outRate;
     int[] outFlows = last.outFlows;
-    int step = last.to.length;
-    for (int row = 0, k = n; row < senderOfRow.length; row++, k += step) {
+    int[] senderOfRow = grid.senderOfRow();
+    int step = grid.rowStep();
+    for (int row = 0, k = grid.flow(0, n); row < senderOfRow.length; row++, k += step) {
       double old = rates[k];
       if (old != 0) {
         int u = senderOfRow[row];
@@ -626,14 +711,15 @@ public final class ReceiverDrivenRates implements RateRule {
    * a reducer receiving on host h (see {@link #stopColumn}); returns their sum.
    */
   private static double rewriteColumn(
-      CommittedRates last, int[] senderOfRow, double[] remaining, int n, int h, double span) {
+      CommittedRates last, CoflowShape.Grid grid, double[] remaining, int n, int h, double span) {
     double[] rates = last.rates;
     double[] outRate = last.outRate;
     int[] outFlows = last.outFlows;
     boolean[] gate = last.gate;
-    int step = last.to.length;
+    int[] senderOfRow = grid.senderOfRow();
+    int step = grid.rowStep();
     double in = 0;
-    for (int row = 0, k = n; row < senderOfRow.length; row++, k += step) {
+    for (int row = 0, k = grid.flow(0, n); row < senderOfRow.length; row++, k += step) {
       int u = senderOfRow[row];
       double left = remaining[k];
       double rate = h != u && gate[u] && left > 0 ? left / span : 0;

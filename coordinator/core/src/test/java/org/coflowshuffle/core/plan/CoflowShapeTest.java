@@ -64,21 +64,38 @@ class CoflowShapeTest {
   }
 
   @Test
-  void eachRowsSenderIsKnownOnlyInAFullShuffleListedSenderBySender() {
-    List<Flow> full = new ArrayList<>();
-    for (int u : new int[] {4, 1, 7}) { // senders in any order, one row each
-      for (int n = 0; n < 3; n++) {
-        full.add(new Flow(u, n, 1));
+  void aFullShuffleIsAGridListedSenderBySenderOrReducerByReducer() {
+    List<Flow> bySender = new ArrayList<>();
+    List<Flow> byReducer = new ArrayList<>();
+    int[] senders = {4, 1, 7}; // in any order, one row each
+    for (int u : senders) {
+      for (int n = 0; n < 2; n++) {
+        bySender.add(new Flow(u, n, 1));
       }
     }
-    assertArrayEquals(new int[] {4, 1, 7}, shapeOf(full, 3).senderOfRow());
+    for (int n = 0; n < 2; n++) {
+      for (int u : senders) {
+        byReducer.add(new Flow(u, n, 1));
+      }
+    }
+    CoflowShape.Grid rows = shapeOf(bySender, 2).grid();
+    assertArrayEquals(senders, rows.senderOfRow());
+    assertEquals(5, rows.flow(2, 1), "sender 7's flow to reducer 1, sender by sender");
+    CoflowShape.Grid columns = shapeOf(byReducer, 2).grid();
+    assertArrayEquals(senders, columns.senderOfRow());
+    assertEquals(5, columns.flow(2, 1), "sender 7's flow to reducer 1, reducer by reducer");
+    assertTrue(columns.byReducer() && !rows.byReducer());
     // Reducers in the regular order, but the first row mixes two senders.
     List<Flow> mixed =
         List.of(new Flow(0, 0, 1), new Flow(1, 1, 1), new Flow(1, 0, 1), new Flow(0, 1, 1));
-    assertEquals(null, shapeOf(mixed, 2).senderOfRow(), "mixed row");
-    List<Flow> shuffled = new ArrayList<>(full);
+    assertEquals(null, shapeOf(mixed, 2).grid(), "mixed row");
+    // Reducer by reducer, but the second reducer's senders in another order.
+    List<Flow> swapped =
+        List.of(new Flow(0, 0, 1), new Flow(1, 0, 1), new Flow(1, 1, 1), new Flow(0, 1, 1));
+    assertEquals(null, shapeOf(swapped, 2).grid(), "another order of senders");
+    List<Flow> shuffled = new ArrayList<>(bySender);
     Collections.shuffle(shuffled, new Random(5));
-    assertEquals(null, shapeOf(shuffled, 3).senderOfRow(), "not in the regular order");
+    assertEquals(null, shapeOf(shuffled, 2).grid(), "not in a regular order");
   }
 
   private static CoflowShape shapeOf(List<Flow> flows, int reducers) {

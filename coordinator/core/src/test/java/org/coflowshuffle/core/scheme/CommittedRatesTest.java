@@ -134,7 +134,19 @@ class CommittedRatesTest {
   @Test
   void ratesKeptInWideFullShufflesAreThoseComputedAfresh() {
     Random rnd = new Random(8);
-    keptRatesAreThoseComputedAfresh(60, trial -> RandomInstances.fullShuffle(rnd, 38), false);
+    keptRatesAreThoseComputedAfresh(
+        60, trial -> RandomInstances.fullShuffle(rnd, 38, false), false);
+  }
+
+  /**
+   * As {@link #ratesKeptInWideFullShufflesAreThoseComputedAfresh}, with the flows listed reducer by
+   * reducer: then a reducer's flows lie side by side, and the loops go column by column.
+   */
+  @Test
+  void ratesKeptInFullShufflesListedReducerByReducerAreThoseComputedAfresh() {
+    Random rnd = new Random(9);
+    keptRatesAreThoseComputedAfresh(
+        120, trial -> RandomInstances.fullShuffle(rnd, trial % 2 == 0 ? 5 : 38, true), false);
   }
 
   /**

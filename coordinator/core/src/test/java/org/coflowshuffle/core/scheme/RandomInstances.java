@@ -5,6 +5,7 @@
 package org.coflowshuffle.core.scheme;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
 import org.coflowshuffle.core.model.Coflow;
@@ -103,11 +104,14 @@ final class RandomInstances {
    * receivers and bind their uplinks.
    */
   static Instance fullShuffle(Random rnd) {
-    return fullShuffle(rnd, 5);
+    return fullShuffle(rnd, 5, false);
   }
 
-  /** Like {@link #fullShuffle(Random)}, with 3 to {@code 2 + widths} receivers. */
-  static Instance fullShuffle(Random rnd, int widths) {
+  /**
+   * Like {@link #fullShuffle(Random)}, with 3 to {@code 2 + widths} receivers, and the flows listed
+   * reducer by reducer instead of sender by sender if {@code byReducer}.
+   */
+  static Instance fullShuffle(Random rnd, int widths, boolean byReducer) {
     int senders = 2 + rnd.nextInt(3);
     int receivers = 3 + rnd.nextInt(widths);
     List<Host> hosts = new ArrayList<>();
@@ -133,6 +137,9 @@ final class RandomInstances {
         for (int r = 0; r < n; r++) {
           flows.add(new Flow(u, r, size * (0.5 + rnd.nextDouble()) / (n * senders)));
         }
+      }
+      if (byReducer) {
+        flows.sort(Comparator.comparingInt(Flow::reducer)); // stable: senders stay in order
       }
       coflows.add(new Coflow("C" + c, t, reducers, flows));
     }
