@@ -559,8 +559,9 @@ public final class ReceiverDrivenRates implements RateRule {
   /**
    * The rates of the reducers whose flows now end at another time, or on another host, than at the
    * last commit; the others keep theirs (equal, up to rounding, to what they would be computed
-   * afresh). Starts over in flow order when that is most of the flows. Adds into {@code actualIn}
-   * what each host receives.
+   * afresh). Starts over in flow order when that is most of the flows, unless each reducer's flows
+   * lie side by side ({@link CoflowShape.Grid#byReducer}): then the changed ones are rewritten in
+   * memory order all the same. Adds into {@code actualIn} what each host receives.
    */
   private static void rewriteChanged(
       CommittedRates last, CoflowDemand d, int[] to, double[] span, double now, double[] actualIn) {
@@ -578,13 +579,13 @@ public final class ReceiverDrivenRates implements RateRule {
         changedFlows += flows.size(n);
       }
     }
-    if (changedFlows > remaining.length / 2) {
+    CoflowShape.Grid grid = shape.grid();
+    if (changedFlows > remaining.length / 2 && (grid == null || !grid.byReducer())) {
       last.restart();
       rewriteAll(last, shape, remaining, to, span, now, actualIn);
       return;
     }
     double[] rates = last.rates;
-    CoflowShape.Grid grid = shape.grid();
     double[] byRow = // the sums of those reducers' rates, when rewritten row by row
         grid != null
                 && !grid.byReducer()

@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.Set;
 import org.coflowshuffle.core.model.Coflow;
+import org.coflowshuffle.core.model.Host;
 import org.coflowshuffle.core.plan.CoflowDemand;
 import org.coflowshuffle.core.plan.CoflowPlan;
 import org.coflowshuffle.core.plan.CoflowShape;
@@ -109,8 +110,11 @@ public final class SrtfPolicy implements SchedulingPolicy {
   private record Entry(
       double key, int index, int version, CoflowDemand demand, CoflowPlan plan, boolean polished) {}
 
-  /** A coflow's shape, valid while the scheme is shown the same coflow object. */
-  private record Shaped(Coflow coflow, CoflowShape shape) {}
+  /**
+   * A coflow's shape, valid while the scheme is shown the same coflow object, and whether its
+   * senders may host reducers, valid for the same list of hosts.
+   */
+  private record Shaped(Coflow coflow, CoflowShape shape, List<Host> hosts, boolean locality) {}
 
   private final Map<Integer, Shaped> shapes = new HashMap<>();
   private final Map<Integer, CoflowDemand> demands = new HashMap<>();
@@ -350,11 +354,13 @@ public final class SrtfPolicy implements SchedulingPolicy {
     CoflowDemand d = demands.get(a.index());
     if (d == null || d.active().version() != a.version()) {
       Shaped s = shapes.get(a.index());
-      if (s == null || s.coflow() != a.coflow()) { // the live coordinator renumbers hosts
-        s = new Shaped(a.coflow(), new CoflowShape(a));
+      if (s == null || s.coflow() != a.coflow() || s.hosts() != view.hosts()) {
+        // the live coordinator renumbers hosts
+        CoflowShape shape = s != null && s.coflow() == a.coflow() ? s.shape() : new CoflowShape(a);
+        s = new Shaped(a.coflow(), shape, view.hosts(), shape.sendersMayHostReducers(view.hosts()));
         shapes.put(a.index(), s);
       }
-      d = new CoflowDemand(a, s.shape(), s.shape().sendersMayHostReducers(view.hosts()));
+      d = new CoflowDemand(a, s.shape(), s.locality());
       demands.put(a.index(), d);
     }
     return d;
