@@ -46,12 +46,30 @@ public final class CoflowShape {
     reducers = active.coflow().reducers().size();
     sourceOfFlow = active.flowSource();
     reducerOfFlow = active.flowReducer();
-    // One pass, the array grown as hosts come, rather than a first pass for the highest host, each
-    // step of which would wait for the maximum before it. Flows usually come sender by sender: a
-    // flow from the sender of the flow before it has nothing to mark.
+    // A full shuffle listed reducer by reducer is told in one pass that stops at the first flow out
+    // of that order (the second, for one listed sender by sender), and its senders are those of
+    // its first reducer; its grouping by reducer then needs no pass of its own.
+    int rows =
+        reducers > 0 && sourceOfFlow.length % reducers == 0 ? sourceOfFlow.length / reducers : 0;
+    Grid columns = rows > 0 ? reducerByReducer(rows) : null;
+    if (columns != null) {
+      grid = columns;
+      gridKnown = true;
+      byReducer = FlowGroups.consecutive(reducers, rows);
+    }
+    senders = distinct(columns != null ? columns.senderOfRow() : sourceOfFlow);
+  }
+
+  /**
+   * The distinct hosts of {@code hosts}, ascending. One pass, the array grown as hosts come, rather
+   * than a first pass for the highest host, each step of which would wait for the maximum before
+   * it. Flows usually come sender by sender: a flow from the sender of the flow before it has
+   * nothing to mark.
+   */
+  private static int[] distinct(int[] hosts) {
     boolean[] sends = new boolean[64];
     int last = -1;
-    for (int u : sourceOfFlow) {
+    for (int u : hosts) {
       if (u == last) {
         continue;
       }
@@ -65,12 +83,13 @@ public final class CoflowShape {
     for (boolean b : sends) {
       distinct += b ? 1 : 0;
     }
-    senders = new int[distinct];
+    int[] senders = new int[distinct];
     for (int u = 0, i = 0; u < sends.length; u++) {
       if (sends[u]) {
         senders[i++] = u;
       }
     }
+    return senders;
   }
 
   /** The slots, numbered when first asked. */
@@ -120,15 +139,16 @@ public final class CoflowShape {
     }
   }
 
-  /** The coflow as a {@link Grid} when it is a full shuffle in either regular order, else null. */
+  /**
+   * The coflow as a {@link Grid} when it is a full shuffle in either regular order, else null (the
+   * order reducer by reducer is told when the shape is made).
+   */
   Grid grid() {
     if (!gridKnown) {
       gridKnown = true;
       FlowGroups groups = byReducer();
       if (groups.strided()) {
         grid = senderBySender(groups.step());
-      } else if (reducers > 0 && sourceOfFlow.length % reducers == 0) {
-        grid = reducerByReducer(sourceOfFlow.length / reducers);
       }
     }
     return grid;

@@ -54,6 +54,18 @@ final class FlowGroups {
   }
 
   /**
+   * Flows in key order, {@code size} of each of {@code keys} keys, as {@link #of} would group them
+   * without reading the keys: for a caller that has checked them already.
+   */
+  static FlowGroups consecutive(int keys, int size) {
+    int[] first = new int[keys + 1];
+    for (int g = 0; g <= keys; g++) {
+      first[g] = g * size;
+    }
+    return new FlowGroups(first, null, 0);
+  }
+
+  /**
    * The flows grouped by key, ascending within a key, by a counting sort; {@code first} (one more
    * than the keys, all 0) gets each key's start.
    */

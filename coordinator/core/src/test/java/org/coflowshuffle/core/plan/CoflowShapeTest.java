@@ -81,8 +81,16 @@ class CoflowShapeTest {
     CoflowShape.Grid rows = shapeOf(bySender, 2).grid();
     assertArrayEquals(senders, rows.senderOfRow());
     assertEquals(5, rows.flow(2, 1), "sender 7's flow to reducer 1, sender by sender");
-    CoflowShape.Grid columns = shapeOf(byReducer, 2).grid();
+    CoflowShape columnShape = shapeOf(byReducer, 2);
+    CoflowShape.Grid columns = columnShape.grid();
     assertArrayEquals(senders, columns.senderOfRow());
+    assertArrayEquals(new int[] {1, 4, 7}, columnShape.senders, "read off the first reducer");
+    FlowGroups read = FlowGroups.of(columnShape.reducerOfFlow, 2);
+    for (int n = 0; n < 2; n++) { // grouped without a pass of their own, as a pass groups them
+      assertEquals(read.start(n), columnShape.byReducer().start(n));
+      assertEquals(read.end(n), columnShape.byReducer().end(n));
+      assertEquals(read.step(), columnShape.byReducer().step());
+    }
     assertEquals(5, columns.flow(2, 1), "sender 7's flow to reducer 1, reducer by reducer");
     assertTrue(columns.byReducer() && !rows.byReducer());
     // Reducers in the regular order, but the first row mixes two senders.
