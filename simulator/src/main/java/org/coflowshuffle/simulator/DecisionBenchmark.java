@@ -14,7 +14,9 @@ import org.coflowshuffle.simulator.workload.RpcSynthetic;
 /**
  * Times single invocations of a scheme's decision (Algorithm 1 for RPC) as the exact runner makes
  * them, on the paper's synthetic workload: a grid of cluster sizes and numbers of coflows that
- * arrive together and wait, and the paper's Fig. 9 setting (Poisson arrivals at 20 coflows/s).
+ * arrive together and wait, and the paper's Fig. 9 setting (Poisson arrivals at 20 coflows/s). Each
+ * coflow's flows are listed reducer by reducer unless asked otherwise: the listing changes no
+ * decision of {@code rpc}, only where in memory the flows whose rates change lie.
  */
 public final class DecisionBenchmark {
 
@@ -25,12 +27,25 @@ public final class DecisionBenchmark {
   private final String scheme;
   private final long seed;
   private final int maxInvocations;
+  private final boolean byReducer;
 
+  /** Timing decisions on coflows whose flows are listed reducer by reducer. */
   public DecisionBenchmark(RpcSynthetic workload, String scheme, long seed, int maxInvocations) {
+    this(workload, scheme, seed, maxInvocations, true);
+  }
+
+  /**
+   * @param byReducer whether each coflow lists its flows reducer by reducer, the order in which a
+   *     reducer fetches them and receiver-driven rates change them; else sender by sender, as
+   *     {@code simulate} lists them
+   */
+  public DecisionBenchmark(
+      RpcSynthetic workload, String scheme, long seed, int maxInvocations, boolean byReducer) {
     this.workload = workload;
     this.scheme = scheme;
     this.seed = seed;
     this.maxInvocations = maxInvocations;
+    this.byReducer = byReducer;
   }
 
   /** All {@code coflows} arrive at time 0: the first invocations see them all waiting. */
@@ -48,13 +63,13 @@ public final class DecisionBenchmark {
     for (int w = 0; w < warmUps; w++) {
       measure("warm-up", hosts, coflows, instance);
     }
-    return measure("lambda=" + lambda, hosts, coflows, instance);
+    return measure("lambda=" + lambda + (byReducer ? "" : " by-sender"), hosts, coflows, instance);
   }
 
-  /** The workload as {@code simulate} draws it by default. */
+  /** The workload as {@code simulate} draws it by default, listed as asked. */
   private Instance instance(int hosts, int coflows, double lambda) {
     return workload.instance(
-        hosts, coflows, lambda, RpcSynthetic.DEFAULT_MAPPER_GBPS * 1.25e8, seed);
+        hosts, coflows, lambda, RpcSynthetic.DEFAULT_MAPPER_GBPS * 1.25e8, seed, byReducer);
   }
 
   private Cell measure(String setting, int hosts, int coflows, Instance instance) {

@@ -16,8 +16,10 @@ import org.coflowshuffle.simulator.workload.RpcSynthetic;
 
 /**
  * {@code coflow bench decision}: the time of one scheduling decision (Algorithm 1 for RPC) on a
- * grid of cluster sizes and waiting coflows, and in the paper's Fig. 9 setting. Prints figures; it
- * asserts nothing, since timings belong in benchmarks, not tests.
+ * grid of cluster sizes and waiting coflows, and in the paper's Fig. 9 setting, with each coflow's
+ * flows listed reducer by reducer and then, for the Fig. 9 row, sender by sender as {@code
+ * simulate} lists them. Prints figures; it asserts nothing, since timings belong in benchmarks, not
+ * tests.
  */
 public final class DecisionBenchCommand implements Command {
 
@@ -79,10 +81,12 @@ public final class DecisionBenchCommand implements Command {
       }
     }
     int fig9Hosts = Arrays.stream(hosts).max().getAsInt();
-    DecisionBenchmark.print(
-        out,
-        new DecisionBenchmark(workload, scheme, seed, 4 * invocations)
-            .arrivals(fig9Hosts, arrivals, lambda, WARM_UP_RUNS));
+    for (boolean byReducer : new boolean[] {true, false}) { // then as simulate lists the flows
+      DecisionBenchmark.print(
+          out,
+          new DecisionBenchmark(workload, scheme, seed, 4 * invocations, byReducer)
+              .arrivals(fig9Hosts, arrivals, lambda, WARM_UP_RUNS));
+    }
     return 0;
   }
 }

@@ -64,6 +64,18 @@ public final class RpcSynthetic {
    */
   public Instance instance(
       int hosts, int coflows, double rate, double mapperBytesPerSec, long seed) {
+    return instance(hosts, coflows, rate, mapperBytesPerSec, seed, false);
+  }
+
+  /**
+   * As {@link #instance(int, int, double, double, long)}, with each coflow's flows listed reducer
+   * by reducer if {@code byReducer}, else sender by sender. The flows are the same either way, but
+   * not every scheme's schedule is: some sum bytes flow by flow, in listing order, and the rounding
+   * of those sums can reorder their decisions. {@code simulate} lists sender by sender, as the
+   * published runs did.
+   */
+  public Instance instance(
+      int hosts, int coflows, double rate, double mapperBytesPerSec, long seed, boolean byReducer) {
     Random random = new Random(seed);
     List<Host> cluster = new ArrayList<>(2 * hosts);
     for (int u = 0; u < hosts; u++) {
@@ -79,7 +91,7 @@ public final class RpcSynthetic {
     double t = 0;
     for (int i = 0; i < coflows; i++) {
       t = nextArrival(t, rate, random);
-      list.add(coflow("C" + i, t, hosts, sizes[random.nextInt(sizes.length)], random));
+      list.add(coflow("C" + i, t, hosts, sizes[random.nextInt(sizes.length)], random, byReducer));
     }
     return new Instance(cluster, list);
   }
@@ -92,7 +104,8 @@ public final class RpcSynthetic {
     return rate > 0 ? t - Math.log(1 - random.nextDouble()) / rate : t;
   }
 
-  private static Coflow coflow(String id, double arrival, int n, double bytes, Random random) {
+  private static Coflow coflow(
+      String id, double arrival, int n, double bytes, Random random, boolean byReducer) {
     List<Reducer> reducers = new ArrayList<>(n);
     for (int r = 0; r < n; r++) {
       reducers.add(Reducer.free(id + ".r" + r));
@@ -104,10 +117,10 @@ public final class RpcSynthetic {
       sum += weight[i];
     }
     FlowTable.Builder flows = new FlowTable.Builder(n * n);
-    for (int r = 0; r < n; r++) { // reducer by reducer, as reducers fetch (CoflowShape.Grid)
-      for (int u = 0; u < n; u++) {
-        flows.add(u, r, bytes * weight[u * n + r] / sum);
-      }
+    for (int i = 0; i < n * n; i++) {
+      int u = byReducer ? i % n : i / n;
+      int r = byReducer ? i / n : i % n;
+      flows.add(u, r, bytes * weight[u * n + r] / sum);
     }
     return new Coflow(id, arrival, reducers, flows.build());
   }

@@ -39,6 +39,26 @@ class WorkloadsTest {
   }
 
   @Test
+  void rpcSyntheticListedReducerByReducerHasTheSameFlows() throws Exception {
+    RpcSynthetic synthetic = new RpcSynthetic(CoflowTrace.facebook());
+    int n = 6;
+    Instance bySender = synthetic.instance(n, 4, 20, 0, 7, false);
+    Instance byReducer = synthetic.instance(n, 4, 20, 0, 7, true);
+    assertEquals(bySender.hosts(), byReducer.hosts());
+    for (int c = 0; c < bySender.coflows().size(); c++) {
+      Coflow a = bySender.coflows().get(c);
+      Coflow b = byReducer.coflows().get(c);
+      assertEquals(a.arrival(), b.arrival());
+      for (int k = 0; k < n * n; k++) {
+        Flow f = a.flows().get(k); // sender f.src() to reducer f.reducer(), k = src * n + reducer
+        Flow g = b.flows().get(f.reducer() * n + f.src());
+        assertEquals(f, g, "coflow " + c + ", flow " + k);
+        assertEquals(k / n, f.src());
+      }
+    }
+  }
+
+  @Test
   void rpcSyntheticFollowsSectionVIB() throws Exception {
     RpcSynthetic synthetic = new RpcSynthetic(CoflowTrace.facebook());
     // The paper counts 96 jobs over 20 Gbit; with MB = 2^20 bytes the trace has 97 (96 with 10^6).
