@@ -14,8 +14,9 @@ import org.coflowshuffle.core.policy.ActiveCoflow;
  * grouped by reducer and within a reducer by source host ("slots", for bytes per reducer and source
  * in one pass over the flows with no sorting, however often the coflow is planned) and its flows
  * grouped by reducer or by sender (for the rates of one reducer or one sender). Only the senders
- * are worked out at once: a coflow none of whose senders may run reducers never needs its slots,
- * and numbering them costs passes over all of its flows.
+ * are worked out at once (and, in the same pass, whether the flows are a {@link Grid} listed
+ * reducer by reducer): a coflow none of whose senders may run reducers never needs its slots, and
+ * numbering them costs passes over all of its flows.
  */
 public final class CoflowShape {
 
