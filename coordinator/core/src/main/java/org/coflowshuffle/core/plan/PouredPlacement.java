@@ -57,8 +57,7 @@ public final class PouredPlacement implements PlacementMethod {
       fallback.place(d, reducers, eligible, loads, net, hostOf);
       return;
     }
-    int[] placed =
-        RelatedMachinesPlacement.solve(work, capacity, eligible, net.now(), upper).hostOf();
+    int[] placed = RelatedMachinesPlacement.place(work, capacity, eligible, net.now(), upper);
     for (int i = 0; i < reducers.length; i++) {
       hostOf[reducers[i]] = placed[i];
     }

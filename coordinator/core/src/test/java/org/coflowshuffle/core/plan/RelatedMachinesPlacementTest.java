@@ -4,6 +4,7 @@
  */
 package org.coflowshuffle.core.plan;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -54,6 +55,63 @@ class RelatedMachinesPlacementTest {
         "related machines, 200 instances: worst |alpha_lp - alpha_poured|/alpha %.2e,"
             + " worst rounded/alpha %.4f%n",
         worstGap, worstRatio);
+  }
+
+  /**
+   * {@link RelatedMachinesPlacement#place} stops its bisection within a millionth of the time to
+   * the least deadline, where {@code solve} goes on to the last bits of the clock: on instances
+   * whose capacities start late on the clock (a coflow planned an hour into a run, its hosts on
+   * links that free up over time), the placements are the same.
+   */
+  @Test
+  void placementStoppedWithinAMillionthIsTheOneAtTheLeastDeadline() {
+    Random rnd = new Random(5);
+    for (int trial = 0; trial < 300; trial++) {
+      int n = 1 + rnd.nextInt(40);
+      int m = 1 + rnd.nextInt(12);
+      double start = rnd.nextBoolean() ? 0 : 3600 * rnd.nextDouble();
+      double[] work = new double[n];
+      for (int i = 0; i < n; i++) {
+        work[i] = 1 + rnd.nextDouble() * 100;
+      }
+      LinkProfile[] links = new LinkProfile[m];
+      double[] pinned = new double[m];
+      for (int j = 0; j < m; j++) {
+        links[j] = new LinkProfile(start, 1 + rnd.nextDouble() * 10);
+        for (int r = rnd.nextInt(3); r > 0; r--) {
+          double from = start + rnd.nextDouble() * 40;
+          links[j].reserve(from, from + rnd.nextDouble() * 40, rnd.nextDouble() * 10);
+        }
+        pinned[j] = rnd.nextInt(3) == 0 ? rnd.nextDouble() * 50 : 0;
+      }
+      HostCapacity capacity =
+          new HostCapacity() {
+            @Override
+            public int hosts() {
+              return m;
+            }
+
+            @Override
+            public double bytesBy(int j, double deadline) {
+              return links[j].bytesBy(deadline);
+            }
+
+            @Override
+            public double pinnedBytes(int j) {
+              return pinned[j];
+            }
+          };
+      boolean[] eligible = new boolean[m];
+      Arrays.fill(eligible, true);
+      double upper = start + 1;
+      while (!RelatedMachinesPlacement.feasible(work, capacity, eligible, upper)) {
+        upper = start + 2 * (upper - start);
+      }
+      int[] atLeast =
+          RelatedMachinesPlacement.solve(work, capacity, eligible, start, upper).hostOf();
+      int[] placed = RelatedMachinesPlacement.place(work, capacity, eligible, start, upper);
+      assertArrayEquals(atLeast, placed, "trial " + trial);
+    }
   }
 
   @Test
