@@ -84,23 +84,7 @@ class RelatedMachinesPlacementTest {
         }
         pinned[j] = rnd.nextInt(3) == 0 ? rnd.nextDouble() * 50 : 0;
       }
-      HostCapacity capacity =
-          new HostCapacity() {
-            @Override
-            public int hosts() {
-              return m;
-            }
-
-            @Override
-            public double bytesBy(int j, double deadline) {
-              return links[j].bytesBy(deadline);
-            }
-
-            @Override
-            public double pinnedBytes(int j) {
-              return pinned[j];
-            }
-          };
+      HostCapacity capacity = capacityOf(links, pinned);
       boolean[] eligible = new boolean[m];
       Arrays.fill(eligible, true);
       double upper = start + 1;
@@ -161,23 +145,7 @@ class RelatedMachinesPlacementTest {
           links[j].reserve(from, from + rnd.nextDouble() * 40, rnd.nextDouble() * 10);
         }
       }
-      HostCapacity capacity =
-          new HostCapacity() {
-            @Override
-            public int hosts() {
-              return m;
-            }
-
-            @Override
-            public double bytesBy(int j, double deadline) {
-              return links[j].bytesBy(deadline);
-            }
-
-            @Override
-            public double pinnedBytes(int j) {
-              return 0;
-            }
-          };
+      HostCapacity capacity = capacityOf(links, new double[m]);
       boolean[] eligible = new boolean[m];
       Arrays.fill(eligible, true);
       double upper = 1;
@@ -190,6 +158,26 @@ class RelatedMachinesPlacementTest {
       reordered += sameOrder(capacity, m, alpha, upper) ? 0 : 1;
     }
     assertTrue(reordered > 30, "instances whose hosts change order: " + reordered);
+  }
+
+  /** The capacity of hosts on {@code links}, holding {@code pinned} bytes. */
+  private static HostCapacity capacityOf(LinkProfile[] links, double[] pinned) {
+    return new HostCapacity() {
+      @Override
+      public int hosts() {
+        return links.length;
+      }
+
+      @Override
+      public double bytesBy(int j, double deadline) {
+        return links[j].bytesBy(deadline);
+      }
+
+      @Override
+      public double pinnedBytes(int j) {
+        return pinned[j];
+      }
+    };
   }
 
   /** Hall's condition for a fractional placement by {@code deadline}, hosts by bytes descending. */
