@@ -27,21 +27,22 @@ class GreedyPlacementTest {
   @Test
   void skippingHostsChoosesWhatWalkingEveryHostChooses() {
     Random rnd = new Random(11);
-    for (int trial = 0; trial < 400; trial++) {
-      int m = 2 + rnd.nextInt(12);
+    for (int trial = 0; trial < 600; trial++) {
+      boolean large = trial >= 400; // groups of many equally fast hosts, loaded one after another
+      int m = 2 + rnd.nextInt(large ? 60 : 12);
       List<Host> hosts = new ArrayList<>();
       for (int j = 0; j < m; j++) {
         double in = 1 + rnd.nextInt(4) * 10; // few speeds: ties in finish and rate happen
         hosts.add(new Host("h" + j, in, 1 + rnd.nextInt(50), Host.UNLIMITED_SLOTS, j % 3 != 0));
       }
-      int reducers = 1 + rnd.nextInt(8);
+      int reducers = 1 + rnd.nextInt(large ? 60 : 8);
       List<Reducer> rs = new ArrayList<>();
       for (int r = 0; r < reducers; r++) {
         rs.add(Reducer.free("r" + r));
       }
       boolean local = trial % 2 == 0; // else only hosts that run no reducers send
       List<Flow> flows = new ArrayList<>();
-      for (int k = 0; k < 1 + rnd.nextInt(20); k++) {
+      for (int k = 0; k < 1 + rnd.nextInt(large ? 200 : 20); k++) {
         int src = local ? rnd.nextInt(m) : 3 * rnd.nextInt((m + 2) / 3);
         flows.add(new Flow(src, rnd.nextInt(reducers), 10 * (1 + rnd.nextInt(20))));
       }
