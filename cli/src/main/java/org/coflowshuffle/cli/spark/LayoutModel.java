@@ -15,6 +15,8 @@ import org.coflowshuffle.core.model.Host;
 import org.coflowshuffle.core.model.Instance;
 import org.coflowshuffle.core.model.Reducer;
 import org.coflowshuffle.core.policy.SchemeOptions;
+import org.coflowshuffle.core.schedule.CoflowSchedule;
+import org.coflowshuffle.core.schedule.Schedule;
 import org.coflowshuffle.core.schedule.ScheduleRunner;
 import org.coflowshuffle.core.scheme.Schemes;
 
@@ -85,18 +87,25 @@ final class LayoutModel {
   }
 
   /**
-   * The model's average CCT of a run under {@code scheme} (the run's own: {@code rpc}, {@code
-   * varys} for rates only, {@code fair}), seconds.
+   * The model's CCT of each reduce stage of a run under {@code scheme} (the run's own: {@code rpc},
+   * {@code varys} for rates only, {@code fair}), seconds, in the order the run lists them (job by
+   * job): set against each stage's live CCT, it says which coflows lose time, and whether a stage's
+   * loss is paid again by the coflows served after it.
    */
-  static double averageCct(
+  static double[] ccts(
       JsonNode result, Map<String, double[]> links, String scheme, boolean workConserving) {
     SchemeOptions options =
         new SchemeOptions(
             SchemeOptions.defaults().seed(),
             SchemeOptions.DEFAULT_STARVATION_THRESHOLD,
             workConserving);
-    return ScheduleRunner.run(instance(result, links), Schemes.create(scheme, options))
-        .averageCct();
+    Schedule schedule =
+        ScheduleRunner.run(instance(result, links), Schemes.create(scheme, options));
+    double[] ccts = new double[schedule.coflows().size()];
+    for (CoflowSchedule c : schedule.coflows()) {
+      ccts[c.coflow()] = c.cct();
+    }
+    return ccts;
   }
 
   private static int index(List<String> names, String host) {

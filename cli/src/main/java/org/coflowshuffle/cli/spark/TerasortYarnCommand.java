@@ -13,6 +13,7 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -355,20 +356,47 @@ public final class TerasortYarnCommand implements Command {
 
   /**
    * Adds to a plugin run's result {@code modelCct}, the average CCT of the flow model of its own
-   * layout under its scheme ({@link LayoutModel}); without it, says why in one line.
+   * layout under its scheme ({@link LayoutModel}), and to each of its reduce stages {@code
+   * modelSeconds}, that stage's CCT in the model; without them, says why in one line.
    */
   private static void model(ObjectNode r, Variant v, Map<String, double[]> links, PrintStream err) {
     try {
-      r.put(
-          "modelCct",
-          LayoutModel.averageCct(
+      double[] ccts =
+          LayoutModel.ccts(
               r,
               links,
               v.pluginConf().get(TerasortCommand.SCHEME_KEY),
-              !"false".equals(v.pluginConf().get(TerasortCommand.WORK_CONSERVING_KEY))));
+              !"false".equals(v.pluginConf().get(TerasortCommand.WORK_CONSERVING_KEY)));
+      int k = 0;
+      for (JsonNode job : r.path("jobs")) {
+        for (JsonNode stage : job.path("shuffles")) {
+          ((ObjectNode) stage).put("modelSeconds", ccts[k++]);
+        }
+      }
+      r.put("modelCct", Arrays.stream(ccts).average().orElse(0));
     } catch (IllegalArgumentException e) {
       err.println(PREFIX + v.name() + ": no flow model of its layout: " + e.getMessage());
     }
+  }
+
+  /** Seconds to two places, or "-" for NaN (not measured, or no model). */
+  private static String seconds(double s) {
+    return Double.isNaN(s) ? "-" : String.format(Locale.ROOT, "%.2f", s);
+  }
+
+  /**
+   * A job's CCT in the flow model: the mean of its reduce stages' ({@code modelSeconds}), or NaN.
+   */
+  static double modelSeconds(JsonNode job) {
+    double sum = 0;
+    int n = 0;
+    for (JsonNode stage : job.path("shuffles")) {
+      if (stage.has("modelSeconds")) {
+        sum += stage.get("modelSeconds").asDouble();
+        n++;
+      }
+    }
+    return n == 0 ? Double.NaN : sum / n;
   }
 
   private static TestbedYarn startYarn(
@@ -410,6 +438,8 @@ public final class TerasortYarnCommand implements Command {
       }
       if (networkKnown) {
         n.put("averageNetworkFetchCct", TerasortRuns.mean(r, "networkFetchSeconds"));
+        var network = n.putArray("networkFetchCcts");
+        r.get("jobs").forEach(j -> network.add(j.get("networkFetchSeconds").asDouble()));
       }
       n.put("averageJobTime", TerasortRuns.mean(r, "jobSeconds"));
       n.put("valid", r.get("valid").asBoolean());
@@ -423,6 +453,8 @@ public final class TerasortYarnCommand implements Command {
       if (r.has("modelCct")) {
         double model = r.get("modelCct").asDouble();
         n.put("modelCct", model);
+        var perJob = n.putArray("modelCcts");
+        r.get("jobs").forEach(j -> perJob.add(modelSeconds(j)));
         if (networkKnown) { // the model moves bytes only: until the last byte against it
           n.put("liveOverModel", n.get("averageNetworkFetchCct").asDouble() / model);
         }
@@ -453,10 +485,12 @@ public final class TerasortYarnCommand implements Command {
         o.reducers());
     out.printf(
         Locale.ROOT,
-        "%-11s %8s %8s %8s  %s%n",
+        "%-11s %8s %8s %8s %8s %8s  %s%n",
         "run",
         "CCT s",
         "fetch s",
+        "net s",
+        "model s",
         "job s",
         "reduce-task hosts");
     for (Map.Entry<String, JsonNode> e : results.entrySet()) {
@@ -465,10 +499,12 @@ public final class TerasortYarnCommand implements Command {
         JsonNode job = jobs.get(j);
         out.printf(
             Locale.ROOT,
-            "%-11s %8.2f %8.2f %8.2f  %s%n",
+            "%-11s %8.2f %8.2f %8s %8s %8.2f  %s%n",
             j == 0 ? e.getKey() : "",
             job.get("shuffleSeconds").asDouble(),
             job.get("fetchSeconds").asDouble(),
+            seconds(job.path("networkFetchSeconds").asDouble(Double.NaN)),
+            seconds(modelSeconds(job)),
             job.get("jobSeconds").asDouble(),
             "job " + j + ": " + job.get("reduceHosts"));
       }

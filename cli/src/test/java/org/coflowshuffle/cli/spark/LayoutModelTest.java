@@ -71,14 +71,32 @@ class LayoutModelTest {
             {"shuffle": 0, "submittedMillis": 0, "seconds": 30, "mapOutput": {"h1": 1000},
              "reducers": [{"partition": 0, "host": "h2", "bytes": 1000}]}
             """);
-    assertEquals(10, LayoutModel.averageCct(remote, links(100), "rpc", true), 1e-6);
+    assertArrayEquals(new double[] {10}, LayoutModel.ccts(remote, links(100), "rpc", true), 1e-6);
     JsonNode local =
         run(
             """
             {"shuffle": 0, "submittedMillis": 0, "seconds": 3, "mapOutput": {"h1": 1000},
              "reducers": [{"partition": 0, "host": "h1", "bytes": 1000}]}
             """);
-    assertEquals(0, LayoutModel.averageCct(local, links(100), "rpc", true), 1e-9);
+    assertArrayEquals(new double[] {0}, LayoutModel.ccts(local, links(100), "rpc", true), 1e-9);
+  }
+
+  @Test
+  void eachStagesCctIsInTheOrderTheRunListsItsStages() throws Exception {
+    JsonNode r =
+        JSON.readTree(
+            """
+            {"jobs": [
+              {"shuffles": [{"shuffle": 1, "submittedMillis": 2000, "seconds": 20,
+                "mapOutput": {"h1": 1000},
+                "reducers": [{"partition": 0, "host": "h2", "bytes": 1000}]}]},
+              {"shuffles": [{"shuffle": 0, "submittedMillis": 0, "seconds": 9,
+                "mapOutput": {"h2": 500},
+                "reducers": [{"partition": 0, "host": "h1", "bytes": 500}]}]}
+            ]}
+            """);
+    // h1 to h2 and h2 to h1: no link in common, each stage alone on its links
+    assertArrayEquals(new double[] {10, 5}, LayoutModel.ccts(r, links(100), "rpc", true), 1e-6);
   }
 
   @Test

@@ -115,13 +115,20 @@ class TerasortYarnCommandTest {
           .put("placedTasksMatched", 6)
           .put("reduceHosts", "{}");
     }
+    ((ObjectNode) jobs.get(0)).putArray("shuffles").addObject().put("modelSeconds", 8.0);
+    ArrayNode twoStages = ((ObjectNode) jobs.get(1)).putArray("shuffles");
+    twoStages.addObject().put("modelSeconds", 11.0);
+    twoStages.addObject().put("modelSeconds", 13.0);
     ObjectNode s = TerasortYarnCommand.summary(json, Map.of("rpc", rpc));
+    assertEquals("[9.0,13.0]", s.get("rpc").get("networkFetchCcts").toString(), "per job, live");
+    assertEquals("[8.0,12.0]", s.get("rpc").get("modelCcts").toString(), "a job's stages' mean");
     assertEquals(14.0, s.get("rpc").get("averageFetchCct").asDouble());
     assertEquals(11.0, s.get("rpc").get("averageNetworkFetchCct").asDouble());
     assertEquals(1.1, s.get("rpc").get("liveOverModel").asDouble(), 1e-12);
     ((ObjectNode) jobs.get(1)).remove("networkFetchSeconds"); // a standalone coordinator, say
     s = TerasortYarnCommand.summary(json, Map.of("rpc", rpc));
     assertTrue(s.get("rpc").path("liveOverModel").isMissingNode(), "not against the sorted read");
+    assertTrue(s.get("rpc").path("networkFetchCcts").isMissingNode());
     assertEquals(10.0, s.get("rpc").get("modelCct").asDouble());
   }
 }

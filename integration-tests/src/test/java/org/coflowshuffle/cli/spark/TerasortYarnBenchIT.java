@@ -61,6 +61,11 @@ class TerasortYarnBenchIT {
     for (String run : List.of("rates-only", "rpc")) { // paced, and the model of its own layout
       assertTrue(summary.get(run).get("modelCct").asDouble() > 0, run + ": " + summary);
       assertTrue(summary.get(run).get("liveOverModel").asDouble() > 0, run + ": " + summary);
+      for (String perJob : List.of("modelCcts", "networkFetchCcts")) {
+        JsonNode ccts = summary.get(run).get(perJob);
+        assertEquals(3, ccts.size(), run + ": " + perJob + " of each job: " + summary);
+        ccts.forEach(c -> assertTrue(c.asDouble() > 0, run + ": " + perJob + ": " + summary));
+      }
       double network = summary.get(run).get("averageNetworkFetchCct").asDouble();
       assertTrue(
           network > 0 && network <= summary.get(run).get("averageFetchCct").asDouble() + 1,
